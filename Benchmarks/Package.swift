@@ -1,0 +1,46 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// A package of its own, so that LiveData is measured the way a client sees it:
+// imported from another package, with cross-module generic specialization (or
+// the lack of it) counting. Build products stay in Benchmarks/.build.
+let package = Package(
+    name: "LiveDataBenchmarks",
+    platforms: [
+        .macOS(.v14),
+        .iOS(.v17),
+    ],
+    dependencies: [
+        .package(name: "swift-livedata", path: ".."),
+        .package(url: "https://github.com/ordo-one/benchmark.git", exact: "1.38.1", traits: ["MallocInterposer"]),
+        .package(url: "https://github.com/OpenCombine/OpenCombine.git", exact: "0.14.0"),
+    ],
+    targets: [
+        // The three contenders and the scenarios run against each of them.
+        .target(
+            name: "Contenders",
+            dependencies: [
+                .product(name: "LiveData", package: "swift-livedata"),
+                .product(name: "OpenCombine", package: "OpenCombine"),
+            ]
+        ),
+        // `swift run -c release LiveDataVersus`: the side-by-side table.
+        .executableTarget(
+            name: "LiveDataVersus",
+            dependencies: ["Contenders"]
+        ),
+        // `swift package benchmark`: the same scenarios under ordo-one/benchmark.
+        .executableTarget(
+            name: "LiveDataBenchmarks",
+            dependencies: [
+                "Contenders",
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/LiveDataBenchmarks",
+            plugins: [
+                .plugin(name: "BenchmarkPlugin", package: "benchmark"),
+            ]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)
