@@ -1,4 +1,4 @@
-import Foundation
+import Dispatch
 
 extension LiveData where Value: Sendable {
     /// The values of this holder as an asynchronous sequence: the current value first, if it has
@@ -11,16 +11,17 @@ extension LiveData where Value: Sendable {
     /// The sequence is conflated like Android's `asFlow()`: a consumer slower than the setter
     /// receives the newest value, not every one. Each access makes a new sequence with its own
     /// always-active observer (so the holder counts as active while it exists); the observation
-    /// ends when the consuming task is cancelled or the sequence and its iterator are dropped.
+    /// ends when the consuming task is cancelled or the sequence and its iterator are dropped
+    /// (the observer is removed on the main queue right after).
     public var values: AsyncStream<Value?> {
         let (stream, continuation) = AsyncStream.makeStream(of: Value?.self, bufferingPolicy: .bufferingNewest(1))
         let observer = observeForever { value in continuation.yield(value) }
         let subscription = ValuesSubscription(holder: self, observer: observer)
         continuation.onTermination = { _ in
-            if Thread.isMainThread {
+            // Called on the thread that cancelled or dropped the sequence: hop to the main queue,
+            // which serves the main actor, in FIFO order.
+            DispatchQueue.main.async {
                 MainActor.assumeIsolated { subscription.cancel() }
-            } else {
-                Task { @MainActor in subscription.cancel() }
             }
         }
         dispatch(initiator: observer)

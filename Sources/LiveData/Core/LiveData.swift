@@ -223,7 +223,7 @@ open class LiveData<Value> {
             observer: observer,
             owner: owner,
             lifecycle: lifecycle.map(ObjectIdentifier.init),
-            version: version
+            version: .max  // nothing reaches it until it is fully registered (see below)
         )
         registrations.append(registration)
         registrationsByObserver[key] = registration
@@ -234,8 +234,9 @@ open class LiveData<Value> {
             activate(registration)
         }
         // Values set by `onActive()` above came after registration, but registering delivers
-        // nothing by itself: the observer starts from the version it registered at.
-        if !registration.hasReceived { registration.lastVersion = version }
+        // nothing by itself: the observer starts from the version it registered at. (An explicit
+        // `dispatch` from `onActive()` has already lowered the mark, and is respected.)
+        if registration.lastVersion == .max { registration.lastVersion = version }
     }
 
     /// Ends `registration`: releases its observer and, if it was active, lowers the active count.
