@@ -65,6 +65,12 @@ open class LiveData<Value> {
     private final var isDispatching = false
     private final var isDispatchInvalidated = false
     private final var isChangingActiveState = false
+    /// The owner of the latest registration, reused while the same owner keeps registering.
+    private final var latestOwner: OwnerReference?
+    /// Numbers the outermost deliveries, so each owner is loaded and pinned once per delivery.
+    private final var deliveryNumber = 0
+    /// The owners pinned by the delivery under way, unpinned when it ends.
+    private final var pinnedOwners: [OwnerReference] = []
 
     /// Creates a holder with no value: ``data`` is nil and ``dispatch()`` delivers nothing until a
     /// value is set.
@@ -148,7 +154,7 @@ open class LiveData<Value> {
     /// Unregisters every observer bound to `owner`.
     public final func removeObservers(owner: AnyObject) {
         iterate { registration in
-            if registration.observer != nil, registration.isBound, registration.owner === owner {
+            if registration.observer != nil, let reference = registration.owner, reference.object === owner {
                 end(registration)
             }
         }
@@ -204,25 +210,34 @@ open class LiveData<Value> {
     private final func register(_ observer: Observer<Value?>, owner: AnyObject?) {
         let key = ObjectIdentifier(observer)
         if let existing = registrationsByObserver[key] {
-            if existing.isBound, existing.owner == nil {
+            if existing.hasDeallocatedOwner {
                 end(existing)  // its owner is gone: the observer is free to register again
             } else {
                 precondition(
                     existing.isAttached(to: owner),
-                    "LiveData: this Observer is already registered \(existing.isBound ? "with another owner" : "with observeForever"); one observer can have only one owner per LiveData. Create a new Observer, or remove(observer:) first."
+                    "LiveData: this Observer is already registered \(existing.owner != nil ? "with another owner" : "with observeForever"); one observer can have only one owner per LiveData. Create a new Observer, or remove(observer:) first."
                 )
                 return
             }
         }
         var lifecycle: Lifecycle?
-        if let owner, let lifecycleOwner = owner as? any LifecycleOwner {
-            lifecycle = lifecycleOwner.lifecycle
-            if lifecycle?.state == .destroyed { return }
+        var reference: OwnerReference?
+        if let owner {
+            if let latest = latestOwner, latest.object === owner {
+                reference = latest
+            } else {
+                let lifecycleOwner = owner as? any LifecycleOwner
+                reference = OwnerReference(owner, lifecycle: lifecycleOwner.map { ObjectIdentifier($0.lifecycle) })
+                latestOwner = reference
+            }
+            if reference?.lifecycle != nil {
+                lifecycle = (owner as? any LifecycleOwner)?.lifecycle
+                if lifecycle?.state == .destroyed { return }
+            }
         }
         let registration = Registration(
             observer: observer,
-            owner: owner,
-            lifecycle: lifecycle.map(ObjectIdentifier.init),
+            owner: reference,
             version: .max  // nothing reaches it until it is fully registered (see below)
         )
         registrations.append(registration)
@@ -280,7 +295,7 @@ open class LiveData<Value> {
     /// Ends the registrations whose owner has been deallocated.
     private final func pruneDeallocatedOwners() {
         iterate { registration in
-            if registration.observer != nil, registration.isBound, registration.owner == nil {
+            if registration.observer != nil, registration.hasDeallocatedOwner {
                 end(registration)
             }
         }
@@ -317,6 +332,7 @@ open class LiveData<Value> {
         }
         isDispatching = true
         iterationDepth += 1
+        deliveryNumber &+= 1
         var initiator = initiator
         repeat {
             isDispatchInvalidated = false
@@ -334,28 +350,34 @@ open class LiveData<Value> {
         } while isDispatchInvalidated
         iterationDepth -= 1
         isDispatching = false
+        // Unpinning may deallocate an owner, whose deinit may use this holder again: pop one at
+        // a time so that a nested delivery finds a consistent list.
+        while let reference = pinnedOwners.popLast() { reference.pinned = nil }
         compactIfPossible()
     }
 
     /// Delivers the current version to `registration` if it is live, its owner alive, it is
-    /// active and it has not received this version. The owner stays alive during the call.
+    /// active and it has not received this version.
+    ///
+    /// The first registration of an owner met by a delivery loads the weak reference and pins
+    /// the owner until the delivery ends: it cannot be deallocated while its observers run, and
+    /// its other registrations need no load.
+    @inline(__always)
     private final func considerNotify(_ registration: Registration<Value>) {
         guard let observer = registration.observer else { return }
-        if registration.isBound {
-            guard let owner = registration.owner else {
+        if let reference = registration.owner, reference.pinnedDelivery != deliveryNumber {
+            guard let owner = reference.object else {
                 end(registration)
                 return
             }
-            guard registration.isActive, version > registration.lastVersion else { return }
-            registration.lastVersion = version
-            registration.hasReceived = true
-            withExtendedLifetime(owner) { observer.update(storedData) }
-        } else {
-            guard registration.isActive, version > registration.lastVersion else { return }
-            registration.lastVersion = version
-            registration.hasReceived = true
-            observer.update(storedData)
+            reference.pinned = owner
+            reference.pinnedDelivery = deliveryNumber
+            pinnedOwners.append(reference)
         }
+        guard registration.isActive, version > registration.lastVersion else { return }
+        registration.lastVersion = version
+        registration.hasReceived = true
+        observer.update(storedData)
     }
 }
 
@@ -363,10 +385,10 @@ extension LiveData: LifecycleListener {
     func lifecycle(_ lifecycle: Lifecycle, didChangeTo _: Lifecycle.State) {
         let id = ObjectIdentifier(lifecycle)
         iterate { registration in
-            guard registration.observer != nil, registration.lifecycle == id else { return }
+            guard registration.observer != nil, registration.owner?.lifecycle == id else { return }
             // An observer called below may move the lifecycle again: act on the newest state.
             let state = lifecycle.state
-            guard registration.owner != nil, state != .destroyed else {
+            guard !registration.hasDeallocatedOwner, state != .destroyed else {
                 end(registration)
                 return
             }

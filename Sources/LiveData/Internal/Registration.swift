@@ -9,37 +9,38 @@ final class Registration<Value> {
     /// holder compacts its list.
     var observer: Observer<Value?>?
 
-    /// The owner, held weakly; nil for `observeForever`.
-    weak var owner: AnyObject?
-
-    /// The identity of the owner's lifecycle, for owners that are ``LifecycleOwner``s.
-    let lifecycle: ObjectIdentifier?
-
-    /// Whether the registration has an owner (false for `observeForever`).
-    let isBound: Bool
+    /// The owner, shared with the registrations made just before with the same owner; nil for
+    /// `observeForever`.
+    let owner: OwnerReference?
 
     /// Whether the observer currently receives values.
     var isActive = false
 
-    /// The version last delivered. At registration it is the holder's current version, so
-    /// registering delivers nothing by itself; an explicit `dispatch` lowers it to `-1` for an
-    /// observer that has received nothing yet (``hasReceived`` is false).
+    /// The version last delivered, or the mark below which nothing is delivered. It is
+    /// `Int.max` while the registration is being made (so a value set by `onActive()` is not
+    /// delivered), then the holder's current version, so registering delivers nothing by itself.
+    /// An explicit `dispatch` lowers it to `-1` for an observer that has received nothing yet
+    /// (`hasReceived` is false).
     var lastVersion: Int
 
     /// Whether anything has been delivered to this observer.
     var hasReceived = false
 
-    init(observer: Observer<Value?>, owner: AnyObject?, lifecycle: ObjectIdentifier?, version: Int) {
+    init(observer: Observer<Value?>, owner: OwnerReference?, version: Int) {
         self.observer = observer
         self.owner = owner
-        self.lifecycle = lifecycle
-        self.isBound = owner != nil
         self.lastVersion = version
     }
 
     /// Whether the registration is bound to `owner` (or, with nil, is an `observeForever` one).
     func isAttached(to owner: AnyObject?) -> Bool {
-        guard isBound else { return owner == nil }
-        return owner != nil && self.owner === owner
+        guard let reference = self.owner else { return owner == nil }
+        return owner != nil && reference.object === owner
+    }
+
+    /// Whether the registration has an owner that has been deallocated.
+    var hasDeallocatedOwner: Bool {
+        guard let reference = owner else { return false }
+        return reference.object == nil
     }
 }
