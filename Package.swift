@@ -3,7 +3,7 @@ import PackageDescription
 
 let package = Package(
     name: "swift-livedata",
-    // Observation (used by the repository layer) sets the floor: iOS 17 and its siblings.
+    // iOS 17 and its siblings: the floor that the repository layer's Observation support needs.
     platforms: [
         .iOS(.v17),
         .macOS(.v14),

@@ -74,6 +74,17 @@ import Testing
         #expect(recorder.count == 0)
     }
 
+    @Test func dispatchInitiatorWhoseOwnerIsGoneReturnsFalseAndReleasesIt() {
+        let liveData = MutableLiveData(data: 7)
+        let recorder = Recorder<Int>()
+        var owner: PlainOwner? = PlainOwner()
+        let observer = liveData.observe(owner: owner!, recorder.update)
+        owner = nil
+        #expect(!liveData.dispatch(initiator: observer))
+        #expect(recorder.count == 0)
+        #expect(!liveData.hasObservers)
+    }
+
     @Test func observerCreatedUpFrontCanBeRegisteredLater() {
         let liveData = MutableLiveData<String>()
         var received: [String?] = []

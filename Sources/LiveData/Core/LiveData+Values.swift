@@ -12,7 +12,8 @@ extension LiveData where Value: Sendable {
     /// receives the newest value, not every one. Each access makes a new sequence with its own
     /// always-active observer (so the holder counts as active while it exists); the observation
     /// ends when the consuming task is cancelled or the sequence and its iterator are dropped
-    /// (the observer is removed on the main queue right after).
+    /// (the observer is removed on the main queue right after). It never finishes by itself: a
+    /// `for await` loop over it runs until its task is cancelled.
     public var values: AsyncStream<Value?> {
         let (stream, continuation) = AsyncStream.makeStream(of: Value?.self, bufferingPolicy: .bufferingNewest(1))
         let observer = observeForever { value in continuation.yield(value) }

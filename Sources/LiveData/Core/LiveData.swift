@@ -180,6 +180,10 @@ open class LiveData<Value> {
     @discardableResult
     public final func dispatch(initiator: Observer<Value?>) -> Bool {
         guard let registration = registrationsByObserver[ObjectIdentifier(initiator)] else { return false }
+        guard !registration.hasDeallocatedOwner else {
+            end(registration)
+            return false
+        }
         if !registration.hasReceived { registration.lastVersion = -1 }
         dispatchValue(initiator: registration)
         return true
