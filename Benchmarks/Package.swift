@@ -16,10 +16,13 @@ let package = Package(
         .package(url: "https://github.com/OpenCombine/OpenCombine.git", exact: "0.14.0"),
     ],
     targets: [
+        // Bytes in use on the malloc heap (mallinfo2 on glibc, malloc_zone_statistics on Darwin).
+        .target(name: "HeapStats"),
         // The three contenders and the scenarios run against each of them.
         .target(
             name: "Contenders",
             dependencies: [
+                "HeapStats",
                 .product(name: "LiveData", package: "swift-livedata"),
                 .product(name: "OpenCombine", package: "OpenCombine"),
             ]
