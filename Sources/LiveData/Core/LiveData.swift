@@ -65,7 +65,9 @@ open class LiveData<Value> {
     private final var isDispatching = false
     private final var isDispatchInvalidated = false
     private final var isChangingActiveState = false
-    /// The owner of the latest registration, reused while the same owner keeps registering.
+    /// One reference per owner with live registrations, so that a delivery pins each owner once.
+    private final var ownerReferences: [ObjectIdentifier: OwnerReference] = [:]
+    /// The owner of the latest registration: the usual next one, found without a lookup.
     private final var latestOwner: OwnerReference?
     /// Numbers the outermost deliveries, so each owner is loaded and pinned once per delivery.
     private final var deliveryNumber = 0
@@ -227,14 +229,8 @@ open class LiveData<Value> {
         var lifecycle: Lifecycle?
         var reference: OwnerReference?
         if let owner {
-            if let latest = latestOwner, latest.object === owner {
-                reference = latest
-            } else {
-                let lifecycleOwner = owner as? any LifecycleOwner
-                reference = OwnerReference(owner, lifecycle: lifecycleOwner.map { ObjectIdentifier($0.lifecycle) })
-                latestOwner = reference
-            }
-            if reference?.lifecycle != nil {
+            reference = self.reference(for: owner)
+            if reference?.hasLifecycle == true {
                 lifecycle = (owner as? any LifecycleOwner)?.lifecycle
                 if lifecycle?.state == .destroyed { return }
             }
@@ -246,6 +242,10 @@ open class LiveData<Value> {
         )
         registrations.append(registration)
         registrationsByObserver[key] = registration
+        if let reference {
+            if reference.registrationCount == 0 { ownerReferences[reference.key] = reference }
+            reference.registrationCount += 1
+        }
         if let lifecycle {
             lifecycle.addListener(self)
             if lifecycle.state.isActive { activate(registration) }
@@ -258,11 +258,32 @@ open class LiveData<Value> {
         if registration.lastVersion == .max { registration.lastVersion = version }
     }
 
+    /// The one reference of `owner` in this holder, made if it has none.
+    private final func reference(for owner: AnyObject) -> OwnerReference {
+        if let latest = latestOwner, latest.object === owner { return latest }
+        let reference: OwnerReference
+        if let known = ownerReferences[ObjectIdentifier(owner)], known.object === owner {
+            reference = known
+        } else {
+            // None, or a stale one of a deallocated owner at the same address: its registrations
+            // keep it until they end, but it is no longer found by that address.
+            reference = OwnerReference(owner, lifecycle: (owner as? any LifecycleOwner)?.lifecycle)
+        }
+        latestOwner = reference
+        return reference
+    }
+
     /// Ends `registration`: releases its observer and, if it was active, lowers the active count.
     private final func end(_ registration: Registration<Value>) {
         guard let observer = registration.observer else { return }
         registration.observer = nil
         registrationsByObserver[ObjectIdentifier(observer)] = nil
+        if let reference = registration.owner {
+            reference.registrationCount -= 1
+            if reference.registrationCount == 0, ownerReferences[reference.key] === reference {
+                ownerReferences[reference.key] = nil
+            }
+        }
         endedCount += 1
         if registration.isActive {
             registration.isActive = false
@@ -364,19 +385,23 @@ open class LiveData<Value> {
     /// active and it has not received this version.
     ///
     /// The first registration of an owner met by a delivery loads the weak reference and pins
-    /// the owner until the delivery ends: it cannot be deallocated while its observers run, and
-    /// its other registrations need no load.
+    /// the owner until the delivery ends, so it cannot be deallocated while its observers run;
+    /// before each call, an owner that only the pin still holds counts as deallocated.
     @inline(__always)
     private final func considerNotify(_ registration: Registration<Value>) {
         guard let observer = registration.observer else { return }
-        if let reference = registration.owner, reference.pinnedDelivery != deliveryNumber {
-            guard let owner = reference.object else {
+        if let reference = registration.owner {
+            if reference.pinnedDelivery != deliveryNumber {
+                guard reference.pin(for: deliveryNumber) else {
+                    end(registration)
+                    return
+                }
+                pinnedOwners.append(reference)
+            }
+            if reference.isReleased {
                 end(registration)
                 return
             }
-            reference.pinned = owner
-            reference.pinnedDelivery = deliveryNumber
-            pinnedOwners.append(reference)
         }
         guard registration.isActive, version > registration.lastVersion else { return }
         registration.lastVersion = version
@@ -387,9 +412,10 @@ open class LiveData<Value> {
 
 extension LiveData: LifecycleListener {
     func lifecycle(_ lifecycle: Lifecycle, didChangeTo _: Lifecycle.State) {
-        let id = ObjectIdentifier(lifecycle)
         iterate { registration in
-            guard registration.observer != nil, registration.owner?.lifecycle == id else { return }
+            guard registration.observer != nil, let reference = registration.owner,
+                reference.lifecycle === lifecycle
+            else { return }
             // An observer called below may move the lifecycle again: act on the newest state.
             let state = lifecycle.state
             guard !registration.hasDeallocatedOwner, state != .destroyed else {

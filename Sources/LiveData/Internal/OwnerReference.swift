@@ -1,23 +1,55 @@
 /// The owner of one or more registrations of a holder, held weakly.
 ///
-/// Registrations made one after another with the same owner share one reference, so a delivery
-/// loads the weak reference once per owner instead of once per observer: loading a weak
-/// reference costs two atomic operations, more than calling the observer. The delivery that
-/// loads it keeps the owner alive (`pinned`) until it ends, so the owner cannot be deallocated
-/// between the check and the calls to its observers.
+/// A holder has one reference per owner, shared by all of that owner's registrations, so a
+/// delivery loads the weak reference once per owner instead of once per observer: loading a
+/// weak reference costs two atomic operations, more than calling the observer. The delivery that
+/// loads it keeps the owner alive (`pinned`) until it ends, so it cannot be deallocated between
+/// a check and a call; and before each call ``isReleased`` asks whether that pin is all that
+/// still holds the owner (a plain load, no atomic write): if so, everyone else has let go, the
+/// owner counts as deallocated and its observers are not called.
 ///
 /// Read and written on the main actor by the holder that made it.
 final class OwnerReference {
     /// The owner.
     weak var object: AnyObject?
-    /// The identity of the owner's lifecycle, for owners that are ``LifecycleOwner``s.
-    let lifecycle: ObjectIdentifier?
+    /// The owner's lifecycle, for owners that are ``LifecycleOwner``s. Weak, and compared by
+    /// identity, so that a new lifecycle at a freed one's address is never taken for it.
+    weak var lifecycle: Lifecycle?
+    /// Whether the owner is a ``LifecycleOwner``.
+    let hasLifecycle: Bool
+    /// The owner's identity, the key of this reference in its holder's table.
+    let key: ObjectIdentifier
+    /// The live registrations that share this reference.
+    var registrationCount = 0
     /// The owner, held strongly by the delivery numbered `pinnedDelivery` while it runs.
     var pinned: AnyObject?
     var pinnedDelivery = 0
 
-    init(_ object: AnyObject, lifecycle: ObjectIdentifier?) {
+    init(_ object: AnyObject, lifecycle: Lifecycle?) {
         self.object = object
+        self.key = ObjectIdentifier(object)
         self.lifecycle = lifecycle
+        self.hasLifecycle = lifecycle != nil
+    }
+
+    /// Pins the owner for delivery `number`, unless it is gone.
+    /// - Returns: Whether the owner is alive and now pinned.
+    func pin(for number: Int) -> Bool {
+        guard let owner = object else { return false }
+        pinned = owner
+        pinnedDelivery = number
+        return true
+    }
+
+    /// Whether the owner is deallocated, or would be but for the pin of a delivery under way.
+    var isGone: Bool {
+        pinned == nil ? object == nil : isReleased
+    }
+
+    /// Whether nothing but the pin holds the owner any more: everyone else let go of it during
+    /// the delivery. Objective-C objects always answer false (they are then treated as alive
+    /// until the delivery ends and unpins them).
+    var isReleased: Bool {
+        isKnownUniquelyReferenced(&pinned)
     }
 }

@@ -40,7 +40,6 @@ final class Registration<Value> {
 
     /// Whether the registration has an owner that has been deallocated.
     var hasDeallocatedOwner: Bool {
-        guard let reference = owner else { return false }
-        return reference.object == nil
+        owner?.isGone ?? false
     }
 }
