@@ -233,6 +233,62 @@ import Testing
         #expect(log == ["killer"])
     }
 
+    @Test func ownerReleasedByItsOwnObserverGetsNoFurtherCalls() {
+        let liveData = MutableLiveData<Int>()
+        var owner: PlainOwner? = PlainOwner()
+        var log: [String] = []
+        liveData.observe(owner: owner!) { value in
+            log.append("a\(value!)")
+            owner = nil
+            if value == 1 { liveData.data = 2 }
+        }
+        liveData.observe(owner: owner!) { log.append("b\($0!)") }
+        liveData.observeForever { log.append("f\($0!)") }
+        liveData.data = 1
+        #expect(log == ["a1", "f2"])
+        #expect(liveData.hasActiveObservers)  // the forever observer remains
+    }
+
+    @Test func ownerStaysAllocatedWhileItsObserverRuns() {
+        final class Screen { var title = "main" }
+        let liveData = MutableLiveData<Int>()
+        var screen: Screen? = Screen()
+        unowned let unownedScreen = screen!
+        var titles: [String] = []
+        liveData.observe(owner: screen!) { _ in
+            screen = nil                      // the last outside reference goes …
+            titles.append(unownedScreen.title)  // … yet the owner is still valid here
+        }
+        liveData.data = 1
+        liveData.data = 2
+        #expect(titles == ["main"])
+    }
+
+    @Test func interleavedRegistrationsOfOneOwnerAllStopWhenItIsReleased() {
+        let liveData = MutableLiveData<Int>()
+        var owner: PlainOwner? = PlainOwner()
+        var log: [String] = []
+        liveData.observe(owner: owner!) { log.append("a\($0!)") }
+        liveData.observeForever { _ in owner = nil }
+        liveData.observe(owner: owner!) { log.append("b\($0!)") }
+        liveData.data = 1
+        liveData.data = 2
+        #expect(log == ["a1"])
+    }
+
+    @Test func dispatchInitiatorInsideADeliveryAfterItsOwnerWasReleasedReturnsFalse() {
+        let liveData = MutableLiveData<Int>()
+        var owner: PlainOwner? = PlainOwner()
+        let observer = liveData.observe(owner: owner!) { _ in }
+        var result: Bool?
+        liveData.observeForever { _ in
+            owner = nil
+            result = liveData.dispatch(initiator: observer)
+        }
+        liveData.data = 1
+        #expect(result == false)
+    }
+
     @Test func observerOfDeallocatedOwnerMayRegisterAgainWithAnotherOwner() {
         let liveData = MutableLiveData<Int>()
         let recorder = Recorder<Int>()
