@@ -129,6 +129,38 @@ import Testing
         #expect(!liveData.hasObservers)
     }
 
+    @Test func removedObserverRegisteredAgainIsCalledOncePerValue() {
+        let liveData = MutableLiveData<Int>()
+        let recorder = Recorder<Int>()
+        let observer = recorder.observer()
+        let owner = PlainOwner()
+        for _ in 0..<3 { liveData.observeForever { _ in } }  // so that removal leaves a gap
+        liveData.observe(owner: owner, observer: observer)
+        liveData.remove(observer: observer)
+        liveData.observe(owner: owner, observer: observer)
+        liveData.data = 1
+        liveData.remove(observer: observer)
+        liveData.observeForever(observer: observer)
+        liveData.data = 2
+        #expect(recorder.values == [1, 2])
+    }
+
+    @Test func removedObserversClosureIsReleasedByTheNextSet() {
+        let liveData = MutableLiveData<Int>()
+        for _ in 0..<3 { liveData.observeForever { _ in } }
+        weak var weakProbe: DeallocationProbe?
+        var observer: Observer<Int?>?
+        do {
+            let probe = DeallocationProbe()
+            weakProbe = probe
+            observer = liveData.observeForever { _ in _ = probe }
+        }
+        liveData.remove(observer: observer!)
+        observer = nil
+        liveData.data = 1
+        #expect(weakProbe == nil)
+    }
+
     @Test func removeObserversOfOwnerRemovesOnlyThatOwners() {
         let liveData = MutableLiveData<Int>()
         let mine = Recorder<Int>(), theirs = Recorder<Int>()
@@ -483,6 +515,28 @@ import Testing
                 liveData.observeForever(observer: observer)
             }
         }
+    }
+
+    @Test func observerSharedByTwoHoldersFollowsEachOnesOwnerAndVersions() {
+        let first = MutableLiveData(data: 1), second = MutableLiveData(data: 10)
+        let recorder = Recorder<Int>()
+        let observer = recorder.observer()
+        let owner = TestOwner(.created)
+        first.observeForever(observer: observer)
+        second.observe(owner: owner, observer: observer)
+        second.observe(owner: owner, observer: observer)  // same owner again: nothing
+        first.dispatch()
+        second.dispatch()
+        #expect(recorder.values == [1])
+        owner.state = .started
+        #expect(recorder.values == [1, 10])
+        #expect(second.dispatch(initiator: observer))
+        second.remove(observer: observer)
+        #expect(!second.dispatch(initiator: observer))
+        second.data = 11
+        first.data = 2
+        #expect(recorder.values == [1, 10, 2])
+        #expect(!second.hasObservers)
     }
 
     @Test func sameObserverMayObserveTwoHolders() {

@@ -46,33 +46,37 @@
 /// value from another thread or task, use ``MutableLiveData/postValue(_:)``.
 @MainActor
 open class LiveData<Value> {
+    // The state below is `@usableFromInline` so that the delivery and registration paths, which
+    // are `@inlinable`, are specialized for the client's `Value`: unspecialized generic code
+    // pays a metadata lookup on nearly every step.
+
     /// The value set last; nil when none was set (or nil was).
-    final var storedData: Value?
-
+    @usableFromInline final var storedData: Value?
     /// Bumped by every set; `-1` while no value was ever set.
-    final private(set) var version: Int
-
-    /// Registrations in registration order. Ended ones stay as empty shells (their `observer`
-    /// is nil) until `compactIfPossible()` drops them, so removal is O(1) and never shifts
-    /// indices under a running delivery.
-    private final var registrations: ContiguousArray<Registration<Value>> = []
-    /// Live registrations by observer identity, for `remove(observer:)` in O(1).
-    private final var registrationsByObserver: [ObjectIdentifier: Registration<Value>] = [:]
-    private final var endedCount = 0
-    private final var activeCount = 0
-    /// Loops over `registrations` under way; compaction waits for them to finish.
-    private final var iterationDepth = 0
-    private final var isDispatching = false
-    private final var isDispatchInvalidated = false
-    private final var isChangingActiveState = false
-    /// One reference per owner with live registrations, so that a delivery pins each owner once.
-    private final var ownerReferences: [ObjectIdentifier: OwnerReference] = [:]
+    @usableFromInline final var version: Int
+    /// The identity the registered observers point to (`Observer.home`).
+    @usableFromInline final let token = HolderToken()
+    /// The observers registered directly, in registration order. An entry is live while
+    /// `observer.home === token && observer.slot == index`; ended ones stay until
+    /// `compact()` drops them, so removal is O(1) and never shifts a running loop.
+    @usableFromInline final var observers: ContiguousArray<Observer<Value?>> = []
+    /// Stand-ins for observers whose home is another holder, by the original's identity.
+    @usableFromInline final var standIns: [ObjectIdentifier: StandIn<Value>] = [:]
+    @usableFromInline final var endedCount = 0
+    @usableFromInline final var activeCount = 0
+    /// Loops over `observers` under way; compaction waits for them to finish.
+    @usableFromInline final var iterationDepth = 0
+    @usableFromInline final var isDispatching = false
+    @usableFromInline final var isDispatchInvalidated = false
+    @usableFromInline final var isChangingActiveState = false
+    /// One reference per owner, so that a delivery pins each owner once.
+    @usableFromInline final var ownerReferences: [ObjectIdentifier: OwnerReference] = [:]
     /// The owner of the latest registration: the usual next one, found without a lookup.
-    private final var latestOwner: OwnerReference?
+    @usableFromInline final var latestOwner: OwnerReference?
     /// Numbers the outermost deliveries, so each owner is loaded and pinned once per delivery.
-    private final var deliveryNumber = 0
+    @usableFromInline final var deliveryNumber = 0
     /// The owners pinned by the delivery under way, unpinned when it ends.
-    private final var pinnedOwners: [OwnerReference] = []
+    @usableFromInline final var pinnedOwners: [OwnerReference] = []
 
     /// Creates a holder with no value: ``data`` is nil and ``dispatch()`` delivers nothing until a
     /// value is set.
@@ -87,12 +91,13 @@ open class LiveData<Value> {
     }
 
     /// The current value, or nil when none was set.
+    @inlinable
     public var data: Value? { storedData }
 
     /// Whether any observer is registered. Registrations of deallocated owners are dropped first.
     public final var hasObservers: Bool {
         pruneDeallocatedOwners()
-        return !registrationsByObserver.isEmpty
+        return observers.count > endedCount
     }
 
     /// Whether any registered observer is active. Registrations of deallocated owners are dropped
@@ -112,6 +117,7 @@ open class LiveData<Value> {
     /// call ``dispatch()`` or ``dispatch(initiator:)`` for the current value.
     ///
     /// - Returns: The observer, for ``remove(observer:)``; ignore it if you never remove.
+    @inlinable
     @discardableResult
     public final func observe(owner: AnyObject, _ update: @escaping (Value?) -> Void) -> Observer<Value?> {
         let observer = Observer<Value?>(update: update)
@@ -123,6 +129,7 @@ open class LiveData<Value> {
     ///
     /// Registering an observer again with the same owner does nothing; with a different owner (or
     /// after ``observeForever(observer:)``) it is a programming error that stops the program.
+    @inlinable
     public final func observe(owner: AnyObject, observer: Observer<Value?>) {
         register(observer, owner: owner)
     }
@@ -131,6 +138,7 @@ open class LiveData<Value> {
     /// ``remove(observer:)``. Registering delivers nothing by itself.
     ///
     /// - Returns: The observer, for ``remove(observer:)``.
+    @inlinable
     @discardableResult
     public final func observeForever(_ update: @escaping (Value?) -> Void) -> Observer<Value?> {
         let observer = Observer<Value?>(update: update)
@@ -142,23 +150,26 @@ open class LiveData<Value> {
     ///
     /// Registering it again this way does nothing; if it is registered with an owner, this is a
     /// programming error that stops the program.
+    @inlinable
     public final func observeForever(observer: Observer<Value?>) {
         register(observer, owner: nil)
     }
 
     /// Unregisters `observer`; it is not called again, even from a delivery under way. Does
     /// nothing if it is not registered.
+    ///
+    /// The holder lets go of the observer (and so of its closure) no later than its next set or
+    /// dispatch.
+    @inlinable
     public final func remove(observer: Observer<Value?>) {
-        guard let registration = registrationsByObserver[ObjectIdentifier(observer)] else { return }
-        end(registration)
+        guard let registered = registration(of: observer) else { return }
+        end(registered)
     }
 
     /// Unregisters every observer bound to `owner`.
     public final func removeObservers(owner: AnyObject) {
-        iterate { registration in
-            if registration.observer != nil, let reference = registration.owner, reference.object === owner {
-                end(registration)
-            }
+        iterate { observer in
+            if let reference = observer.owner, reference.object === owner { end(observer) }
         }
     }
 
@@ -168,8 +179,8 @@ open class LiveData<Value> {
     /// observers registered since the last dispatch. An inactive one receives it when it becomes
     /// active. No observer receives a version twice.
     public final func dispatch() {
-        iterate { registration in
-            if registration.observer != nil, !registration.hasReceived { registration.lastVersion = -1 }
+        iterate { observer in
+            if !observer.hasReceived { observer.lastVersion = -1 }
         }
         dispatchValue(initiator: nil)
     }
@@ -181,20 +192,21 @@ open class LiveData<Value> {
     ///   registered, removed, or its owner gone or destroyed) nothing is delivered.
     @discardableResult
     public final func dispatch(initiator: Observer<Value?>) -> Bool {
-        guard let registration = registrationsByObserver[ObjectIdentifier(initiator)] else { return false }
-        guard !registration.hasDeallocatedOwner else {
-            end(registration)
+        guard let registered = registration(of: initiator) else { return false }
+        if registered.owner?.isGone == true {
+            end(registered)
             return false
         }
-        if !registration.hasReceived { registration.lastVersion = -1 }
-        dispatchValue(initiator: registration)
+        if !registered.hasReceived { registered.lastVersion = -1 }
+        dispatchValue(initiator: registered)
         return true
     }
 
     /// Stores `value`, bumps the version and delivers it to the active observers.
+    @inlinable
     final func setValue(_ value: Value?) {
         storedData = value
-        version += 1
+        version &+= 1
         dispatchValue(initiator: nil)
     }
 
@@ -211,146 +223,13 @@ open class LiveData<Value> {
     /// Override to stop what ``onActive()`` started.
     open func onInactive() {}
 
-    // MARK: Registration bookkeeping
-
-    private final func register(_ observer: Observer<Value?>, owner: AnyObject?) {
-        let key = ObjectIdentifier(observer)
-        if let existing = registrationsByObserver[key] {
-            if existing.hasDeallocatedOwner {
-                end(existing)  // its owner is gone: the observer is free to register again
-            } else {
-                precondition(
-                    existing.isAttached(to: owner),
-                    "LiveData: this Observer is already registered \(existing.owner != nil ? "with another owner" : "with observeForever"); one observer can have only one owner per LiveData. Create a new Observer, or remove(observer:) first."
-                )
-                return
-            }
-        }
-        var lifecycle: Lifecycle?
-        var reference: OwnerReference?
-        if let owner {
-            reference = self.reference(for: owner)
-            if reference?.hasLifecycle == true {
-                lifecycle = (owner as? any LifecycleOwner)?.lifecycle
-                if lifecycle?.state == .destroyed { return }
-            }
-        }
-        let registration = Registration(
-            observer: observer,
-            owner: reference,
-            version: .max  // nothing reaches it until it is fully registered (see below)
-        )
-        registrations.append(registration)
-        registrationsByObserver[key] = registration
-        if let reference {
-            if reference.registrationCount == 0 { ownerReferences[reference.key] = reference }
-            reference.registrationCount += 1
-        }
-        if let lifecycle {
-            lifecycle.addListener(self)
-            if lifecycle.state.isActive { activate(registration) }
-        } else {
-            activate(registration)
-        }
-        // Values set by `onActive()` above came after registration, but registering delivers
-        // nothing by itself: the observer starts from the version it registered at. (An explicit
-        // `dispatch` from `onActive()` has already lowered the mark, and is respected.)
-        if registration.lastVersion == .max { registration.lastVersion = version }
-    }
-
-    /// The one reference of `owner` in this holder, made if it has none.
-    private final func reference(for owner: AnyObject) -> OwnerReference {
-        if let latest = latestOwner, latest.object === owner { return latest }
-        let reference: OwnerReference
-        if let known = ownerReferences[ObjectIdentifier(owner)], known.object === owner {
-            reference = known
-        } else {
-            // None, or a stale one of a deallocated owner at the same address: its registrations
-            // keep it until they end, but it is no longer found by that address.
-            reference = OwnerReference(owner, lifecycle: (owner as? any LifecycleOwner)?.lifecycle)
-        }
-        latestOwner = reference
-        return reference
-    }
-
-    /// Ends `registration`: releases its observer and, if it was active, lowers the active count.
-    private final func end(_ registration: Registration<Value>) {
-        guard let observer = registration.observer else { return }
-        registration.observer = nil
-        registrationsByObserver[ObjectIdentifier(observer)] = nil
-        if let reference = registration.owner {
-            reference.registrationCount -= 1
-            if reference.registrationCount == 0, ownerReferences[reference.key] === reference {
-                ownerReferences[reference.key] = nil
-            }
-        }
-        endedCount += 1
-        if registration.isActive {
-            registration.isActive = false
-            changeActiveCount(by: -1)
-        }
-        compactIfPossible()
-    }
-
-    private final func activate(_ registration: Registration<Value>) {
-        registration.isActive = true
-        changeActiveCount(by: 1)
-    }
-
-    /// Calls `onActive()` / `onInactive()` for each crossing of zero, also when those callbacks
-    /// add or remove observers themselves (the count is re-read until it settles).
-    private final func changeActiveCount(by delta: Int) {
-        var previous = activeCount
-        activeCount += delta
-        guard !isChangingActiveState else { return }
-        isChangingActiveState = true
-        defer { isChangingActiveState = false }
-        while previous != activeCount {
-            let becameActive = previous == 0 && activeCount > 0
-            let becameInactive = previous > 0 && activeCount == 0
-            previous = activeCount
-            if becameActive {
-                onActive()
-            } else if becameInactive {
-                onInactive()
-            }
-        }
-    }
-
-    /// Ends the registrations whose owner has been deallocated.
-    private final func pruneDeallocatedOwners() {
-        iterate { registration in
-            if registration.observer != nil, registration.hasDeallocatedOwner {
-                end(registration)
-            }
-        }
-    }
-
-    /// Runs `body` over the registrations in order, including ones added meanwhile; the list is
-    /// not compacted until every such loop has finished.
-    private final func iterate(_ body: (Registration<Value>) -> Void) {
-        iterationDepth += 1
-        var index = 0
-        while index < registrations.count {
-            body(registrations[index])
-            index += 1
-        }
-        iterationDepth -= 1
-        compactIfPossible()
-    }
-
-    private final func compactIfPossible() {
-        guard iterationDepth == 0, endedCount > 0, endedCount * 2 >= registrations.count else { return }
-        registrations.removeAll { $0.observer == nil }
-        endedCount = 0
-    }
-
     // MARK: Delivery
 
     /// Android's dispatching / invalidated loop: a dispatch requested while one is running marks
     /// it invalid, and the running one starts over with every observer once the current observer
     /// returns. Nothing is ever delivered re-entrantly.
-    private final func dispatchValue(initiator: Registration<Value>?) {
+    @inlinable
+    final func dispatchValue(initiator: Observer<Value?>?) {
         if isDispatching {
             isDispatchInvalidated = true
             return
@@ -362,74 +241,49 @@ open class LiveData<Value> {
         repeat {
             isDispatchInvalidated = false
             if let single = initiator {
-                considerNotify(single)
+                considerNotify(single, at: single.slot)
                 initiator = nil
             } else {
                 var index = 0
-                while index < registrations.count {
-                    considerNotify(registrations[index])
+                while index < observers.count {
+                    considerNotify(observers[index], at: index)
                     if isDispatchInvalidated { break }
-                    index += 1
+                    index &+= 1
                 }
             }
         } while isDispatchInvalidated
         iterationDepth -= 1
         isDispatching = false
-        // Unpinning may deallocate an owner, whose deinit may use this holder again: pop one at
-        // a time so that a nested delivery finds a consistent list.
-        while let reference = pinnedOwners.popLast() { reference.pinned = nil }
-        compactIfPossible()
+        if !pinnedOwners.isEmpty { unpinOwners() }
+        // Observers ended during the delivery (removed, owner gone) are let go of now.
+        if endedCount > 0 { compact() }
     }
 
-    /// Delivers the current version to `registration` if it is live, its owner alive, it is
-    /// active and it has not received this version.
+    /// Delivers the current version to the observer at `index` if it is live there, its owner
+    /// alive, it is active and it has not received this version.
     ///
     /// The first registration of an owner met by a delivery loads the weak reference and pins
     /// the owner until the delivery ends, so it cannot be deallocated while its observers run;
     /// before each call, an owner that only the pin still holds counts as deallocated.
-    @inline(__always)
-    private final func considerNotify(_ registration: Registration<Value>) {
-        guard let observer = registration.observer else { return }
-        if let reference = registration.owner {
+    @inlinable
+    final func considerNotify(_ observer: Observer<Value?>, at index: Int) {
+        guard observer.home === token, observer.slot == index else { return }
+        if let reference = observer.owner {
             if reference.pinnedDelivery != deliveryNumber {
                 guard reference.pin(for: deliveryNumber) else {
-                    end(registration)
+                    end(observer)
                     return
                 }
                 pinnedOwners.append(reference)
             }
             if reference.isReleased {
-                end(registration)
+                end(observer)
                 return
             }
         }
-        guard registration.isActive, version > registration.lastVersion else { return }
-        registration.lastVersion = version
-        registration.hasReceived = true
+        guard observer.isActive, version > observer.lastVersion else { return }
+        observer.lastVersion = version
+        observer.hasReceived = true
         observer.update(storedData)
-    }
-}
-
-extension LiveData: LifecycleListener {
-    func lifecycle(_ lifecycle: Lifecycle, didChangeTo _: Lifecycle.State) {
-        iterate { registration in
-            guard registration.observer != nil, let reference = registration.owner,
-                reference.lifecycle === lifecycle
-            else { return }
-            // An observer called below may move the lifecycle again: act on the newest state.
-            let state = lifecycle.state
-            guard !registration.hasDeallocatedOwner, state != .destroyed else {
-                end(registration)
-                return
-            }
-            guard state.isActive != registration.isActive else { return }
-            if state.isActive {
-                activate(registration)
-                dispatchValue(initiator: registration)
-            } else {
-                registration.isActive = false
-                changeActiveCount(by: -1)
-            }
-        }
     }
 }

@@ -23,8 +23,8 @@ open class MutableLiveData<Value>: LiveData<Value> {
     /// running, as when set from inside an observer: then that delivery starts over with the
     /// new value as soon as the current observer returns).
     override public var data: Value? {
-        get { storedData }
-        set { setValue(newValue) }
+        @inlinable get { storedData }
+        @inlinable set { setValue(newValue) }
     }
 
     /// Hands `value` to the main thread, where it is set as if by assigning ``data``.

@@ -17,8 +17,39 @@ public final class Observer<Value> {
     /// The closure called with each value delivered to this observer.
     public let update: (Value) -> Void
 
+    // The registration with the observer's *home* holder lives here, so that registering
+    // allocates nothing else and removing needs no lookup. Only that holder reads and writes
+    // these fields, on the main actor. An observer registered with a second holder is
+    // represented there by a stand-in observer that shares its closure.
+
+    /// The token of the home holder; nil while not registered directly anywhere.
+    @usableFromInline var home: HolderToken?
+    /// The owner; nil for `observeForever`.
+    @usableFromInline var owner: OwnerReference?
+    /// The index of this observer in its home holder's list.
+    @usableFromInline var slot = 0
+    /// The version last delivered, or the mark below which nothing is delivered: `Int.max`
+    /// while being registered (a value set by `onActive()` is not delivered), then the holder's
+    /// version at registration; an explicit `dispatch` lowers it to `-1` while `hasReceived`
+    /// is false.
+    @usableFromInline var lastVersion = 0
+    /// Whether the observer currently receives values.
+    @usableFromInline var isActive = false
+    /// Whether anything has been delivered to this observer by its home holder.
+    @usableFromInline var hasReceived = false
+
     /// Creates an observer that runs `update` for each value delivered to it.
+    @inlinable
     public init(update: @escaping (Value) -> Void) {
         self.update = update
     }
+}
+
+/// The identity of one ``LiveData``, held by the observers registered with it.
+///
+/// A holder's own address could be reused after it is deallocated; a token that its observers
+/// keep alive cannot, so `observer.home === token` is a safe test of membership.
+@usableFromInline
+final class HolderToken {
+    @usableFromInline init() {}
 }

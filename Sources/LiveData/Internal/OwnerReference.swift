@@ -9,21 +9,25 @@
 /// owner counts as deallocated and its observers are not called.
 ///
 /// Read and written on the main actor by the holder that made it.
+@usableFromInline
 final class OwnerReference {
     /// The owner.
-    weak var object: AnyObject?
+    @usableFromInline weak var object: AnyObject?
     /// The owner's lifecycle, for owners that are ``LifecycleOwner``s. Weak, and compared by
     /// identity, so that a new lifecycle at a freed one's address is never taken for it.
-    weak var lifecycle: Lifecycle?
+    @usableFromInline weak var lifecycle: Lifecycle?
     /// Whether the owner is a ``LifecycleOwner``.
-    let hasLifecycle: Bool
+    @usableFromInline let hasLifecycle: Bool
     /// The owner's identity, the key of this reference in its holder's table.
-    let key: ObjectIdentifier
+    @usableFromInline let key: ObjectIdentifier
     /// The live registrations that share this reference.
-    var registrationCount = 0
+    @usableFromInline var registrationCount = 0
     /// The owner, held strongly by the delivery numbered `pinnedDelivery` while it runs.
-    var pinned: AnyObject?
-    var pinnedDelivery = 0
+    @usableFromInline var pinned: AnyObject?
+    @usableFromInline var pinnedDelivery = 0
+
+    /// Whether its holder listens to the owner's lifecycle already.
+    @usableFromInline var isListening = false
 
     init(_ object: AnyObject, lifecycle: Lifecycle?) {
         self.object = object
@@ -34,6 +38,7 @@ final class OwnerReference {
 
     /// Pins the owner for delivery `number`, unless it is gone.
     /// - Returns: Whether the owner is alive and now pinned.
+    @inlinable
     func pin(for number: Int) -> Bool {
         guard let owner = object else { return false }
         pinned = owner
@@ -42,6 +47,7 @@ final class OwnerReference {
     }
 
     /// Whether the owner is deallocated, or would be but for the pin of a delivery under way.
+    @inlinable
     var isGone: Bool {
         pinned == nil ? object == nil : isReleased
     }
@@ -49,6 +55,7 @@ final class OwnerReference {
     /// Whether nothing but the pin holds the owner any more: everyone else let go of it during
     /// the delivery. Objective-C objects always answer false (they are then treated as alive
     /// until the delivery ends and unpins them).
+    @inlinable
     var isReleased: Bool {
         isKnownUniquelyReferenced(&pinned)
     }

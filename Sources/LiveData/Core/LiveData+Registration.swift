@@ -1,0 +1,234 @@
+// The bookkeeping behind `observe`, `remove` and lifecycle changes: registering, ending a
+// registration, counting active observers for `onActive()` / `onInactive()`, and compacting
+// the observer list.
+
+/// An observer registered with a holder other than its home, and the stand-in that represents
+/// it there (sharing its closure). The entry keeps the original alive, so its identity (the
+/// key) cannot be reused while the entry exists.
+@usableFromInline
+struct StandIn<Value> {
+    @usableFromInline let original: Observer<Value?>
+    @usableFromInline let observer: Observer<Value?>
+
+    @usableFromInline
+    init(original: Observer<Value?>, observer: Observer<Value?>) {
+        self.original = original
+        self.observer = observer
+    }
+}
+
+extension LiveData {
+    /// The live registration of `observer` here: the observer itself, or its stand-in.
+    @inlinable
+    final func registration(of observer: Observer<Value?>) -> Observer<Value?>? {
+        if observer.home === token { return observer }
+        if standIns.isEmpty { return nil }
+        return standInRegistration(of: observer)
+    }
+
+    @usableFromInline
+    final func standInRegistration(of observer: Observer<Value?>) -> Observer<Value?>? {
+        guard let standIn = standIns[ObjectIdentifier(observer)] else { return nil }
+        guard standIn.observer.home === token else {
+            standIns[ObjectIdentifier(observer)] = nil
+            return nil
+        }
+        return standIn.observer
+    }
+
+    @inlinable
+    final func register(_ observer: Observer<Value?>, owner: AnyObject?) {
+        if let existing = registration(of: observer) {
+            if existing.owner?.isGone == true {
+                end(existing)  // its owner is gone: the observer is free to register again
+            } else {
+                let sameOwner = owner.map { existing.owner?.object === $0 } ?? (existing.owner == nil)
+                precondition(
+                    sameOwner,
+                    "LiveData: this Observer is already registered \(existing.owner != nil ? "with another owner" : "with observeForever"); one observer can have only one owner per LiveData. Create a new Observer, or remove(observer:) first."
+                )
+                return
+            }
+        }
+        var reference: OwnerReference?
+        if let owner {
+            let found = self.reference(for: owner)
+            if found.hasLifecycle {
+                // A lifecycle that is destroyed (or already gone) ignores new observers.
+                guard let lifecycle = found.lifecycle, lifecycle.state != .destroyed else { return }
+                if !found.isListening { listen(to: lifecycle, of: found) }
+            }
+            reference = found
+        }
+        let registered: Observer<Value?>
+        if observer.home == nil {
+            registered = observer
+        } else {
+            registered = Observer(update: observer.update)
+            standIns[ObjectIdentifier(observer)] = StandIn(original: observer, observer: registered)
+        }
+        registered.home = token
+        registered.owner = reference
+        registered.slot = observers.count
+        registered.lastVersion = .max  // nothing reaches it until it is fully registered
+        registered.hasReceived = false
+        registered.isActive = false
+        observers.append(registered)
+        if let reference {
+            reference.registrationCount += 1
+            if reference.hasLifecycle, reference.lifecycle?.state.isActive != true {
+                registered.lastVersion = version
+                return
+            }
+        }
+        registered.isActive = true
+        changeActiveCount(by: 1)
+        // Values set by `onActive()` above came after registration, but registering delivers
+        // nothing by itself: the observer starts from the version it registered at. (An explicit
+        // `dispatch` from `onActive()` has already lowered the mark, and is respected.)
+        if registered.lastVersion == .max { registered.lastVersion = version }
+    }
+
+    /// Starts hearing the state changes of `lifecycle`, the lifecycle of `reference`'s owner.
+    @usableFromInline
+    final func listen(to lifecycle: Lifecycle, of reference: OwnerReference) {
+        lifecycle.addListener(self)
+        reference.isListening = true
+    }
+
+    /// The one reference of `owner` in this holder, made if it has none.
+    @inlinable
+    final func reference(for owner: AnyObject) -> OwnerReference {
+        if let latest = latestOwner, latest.object === owner { return latest }
+        return lookUpReference(for: owner)
+    }
+
+    @usableFromInline
+    final func lookUpReference(for owner: AnyObject) -> OwnerReference {
+        let key = ObjectIdentifier(owner)
+        let reference: OwnerReference
+        if let known = ownerReferences[key], known.object === owner {
+            reference = known
+        } else {
+            // None, or a stale one of a deallocated owner at the same address: its registrations
+            // keep it until they end, but it is no longer found by that address.
+            reference = OwnerReference(owner, lifecycle: (owner as? any LifecycleOwner)?.lifecycle)
+            ownerReferences[key] = reference
+        }
+        latestOwner = reference
+        return reference
+    }
+
+    /// Ends the registration of `observer` (registered here directly): it is not called again,
+    /// and if it was active the active count drops.
+    @usableFromInline
+    final func end(_ observer: Observer<Value?>) {
+        guard observer.home === token else { return }
+        observer.home = nil
+        endedCount += 1
+        if let reference = observer.owner {
+            reference.registrationCount -= 1
+            observer.owner = nil
+        }
+        if observer.isActive {
+            observer.isActive = false
+            changeActiveCount(by: -1)
+        }
+        if endedCount * 2 >= observers.count { compact() }
+    }
+
+    /// Calls `onActive()` / `onInactive()` for each crossing of zero, also when those callbacks
+    /// add or remove observers themselves (the count is re-read until it settles).
+    @usableFromInline
+    final func changeActiveCount(by delta: Int) {
+        var previous = activeCount
+        activeCount += delta
+        guard !isChangingActiveState else { return }
+        isChangingActiveState = true
+        defer { isChangingActiveState = false }
+        while previous != activeCount {
+            let becameActive = previous == 0 && activeCount > 0
+            let becameInactive = previous > 0 && activeCount == 0
+            previous = activeCount
+            if becameActive {
+                onActive()
+            } else if becameInactive {
+                onInactive()
+            }
+        }
+    }
+
+    /// Ends the registrations whose owner has been deallocated.
+    final func pruneDeallocatedOwners() {
+        iterate { observer in
+            if observer.owner?.isGone == true { end(observer) }
+        }
+    }
+
+    /// Runs `body` over the live observers in order, including ones registered meanwhile; the
+    /// list is not compacted until every such loop has finished.
+    @usableFromInline
+    final func iterate(_ body: (Observer<Value?>) -> Void) {
+        iterationDepth += 1
+        var index = 0
+        while index < observers.count {
+            let observer = observers[index]
+            if observer.home === token, observer.slot == index { body(observer) }
+            index += 1
+        }
+        iterationDepth -= 1
+        if endedCount > 0 { compact() }
+    }
+
+    /// Drops ended observers from the list (letting go of their closures), renumbers the rest,
+    /// and forgets stand-ins and owner references nothing uses. Waits while a loop runs.
+    @usableFromInline
+    final func compact() {
+        guard iterationDepth == 0, endedCount > 0 else { return }
+        var kept = 0
+        for index in observers.indices {
+            let observer = observers[index]
+            guard observer.home === token, observer.slot == index else { continue }
+            observer.slot = kept
+            observers[kept] = observer
+            kept += 1
+        }
+        observers.removeLast(observers.count - kept)
+        endedCount = 0
+        if !standIns.isEmpty {
+            standIns = standIns.filter { $0.value.observer.home === token }
+        }
+        // Unused references of owners that are gone; a few unused live ones may stay, so that
+        // an owner that registers and removes repeatedly keeps its reference.
+        if ownerReferences.count > kept + 16 {
+            ownerReferences = ownerReferences.filter { $0.value.registrationCount > 0 || $0.value.object != nil }
+            if let latest = latestOwner, ownerReferences[latest.key] !== latest { latestOwner = nil }
+        }
+    }
+
+    /// Lets go of the owners pinned by the delivery that just ended. Unpinning may deallocate an
+    /// owner, whose deinit may use this holder again: popping one at a time keeps the list
+    /// consistent for a nested delivery.
+    @usableFromInline
+    final func unpinOwners() {
+        while let reference = pinnedOwners.popLast() { reference.pinned = nil }
+    }
+}
+
+extension LiveData: LifecycleListener {
+    func lifecycle(_ lifecycle: Lifecycle, didChangeTo _: Lifecycle.State) {
+        iterate { observer in
+            guard let reference = observer.owner, reference.lifecycle === lifecycle else { return }
+            // An observer called below may move the lifecycle again: act on the newest state.
+            let state = lifecycle.state
+            guard !reference.isGone, state != .destroyed else {
+                end(observer)
+                return
+            }
+            guard state.isActive != observer.isActive else { return }
+            observer.isActive = state.isActive
+            changeActiveCount(by: state.isActive ? 1 : -1)
+            if state.isActive, observer.home === token { dispatchValue(initiator: observer) }
+        }
+    }
+}
