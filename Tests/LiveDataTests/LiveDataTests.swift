@@ -265,9 +265,10 @@ import Testing
         #expect(log == ["killer"])
     }
 
-    @Test func ownerReleasedByItsOwnObserverGetsNoFurtherCalls() {
+    @Test func ownerReleasedDuringADeliveryLivesUntilItEndsThenGetsNoMoreCalls() {
         let liveData = MutableLiveData<Int>()
         var owner: PlainOwner? = PlainOwner()
+        weak var weakOwner = owner
         var log: [String] = []
         liveData.observe(owner: owner!) { value in
             log.append("a\(value!)")
@@ -277,7 +278,12 @@ import Testing
         liveData.observe(owner: owner!) { log.append("b\($0!)") }
         liveData.observeForever { log.append("f\($0!)") }
         liveData.data = 1
-        #expect(log == ["a1", "f2"])
+        // The restarted delivery still reaches the owner it had pinned …
+        #expect(log == ["a1", "a2", "b2", "f2"])
+        // … and lets go of it when it ends.
+        #expect(weakOwner == nil)
+        liveData.data = 3
+        #expect(log == ["a1", "a2", "b2", "f2", "f3"])
         #expect(liveData.hasActiveObservers)  // the forever observer remains
     }
 
@@ -296,27 +302,40 @@ import Testing
         #expect(titles == ["main"])
     }
 
-    @Test func interleavedRegistrationsOfOneOwnerAllStopWhenItIsReleased() {
+    @Test func ownerReleasedBeforeADeliveryReachesItIsNotCalled() {
+        let liveData = MutableLiveData<Int>()
+        var owner: PlainOwner? = PlainOwner()
+        var log: [String] = []
+        liveData.observeForever { _ in owner = nil }
+        liveData.observe(owner: owner!) { log.append("a\($0!)") }
+        liveData.observe(owner: owner!) { log.append("b\($0!)") }
+        liveData.data = 1
+        liveData.data = 2
+        #expect(log.isEmpty)
+    }
+
+    @Test func interleavedRegistrationsOfOneOwnerShareItsLifetime() {
         let liveData = MutableLiveData<Int>()
         var owner: PlainOwner? = PlainOwner()
         var log: [String] = []
         liveData.observe(owner: owner!) { log.append("a\($0!)") }
         liveData.observeForever { _ in owner = nil }
         liveData.observe(owner: owner!) { log.append("b\($0!)") }
-        liveData.data = 1
+        liveData.data = 1  // the owner was reached first: it lives to the end of this delivery
         liveData.data = 2
-        #expect(log == ["a1"])
+        #expect(log == ["a1", "b1"])
     }
 
-    @Test func dispatchInitiatorInsideADeliveryAfterItsOwnerWasReleasedReturnsFalse() {
+    @Test func dispatchInitiatorForAnOwnerReleasedBeforeTheDeliveryReachedItReturnsFalse() {
         let liveData = MutableLiveData<Int>()
         var owner: PlainOwner? = PlainOwner()
-        let observer = liveData.observe(owner: owner!) { _ in }
         var result: Bool?
+        var observer: Observer<Int?>?
         liveData.observeForever { _ in
             owner = nil
-            result = liveData.dispatch(initiator: observer)
+            result = liveData.dispatch(initiator: observer!)
         }
+        observer = liveData.observe(owner: owner!) { _ in }
         liveData.data = 1
         #expect(result == false)
     }

@@ -42,7 +42,8 @@ extension LiveData {
             if existing.owner?.isGone == true {
                 end(existing)  // its owner is gone: the observer is free to register again
             } else {
-                let sameOwner = owner.map { existing.owner?.object === $0 } ?? (existing.owner == nil)
+                let sameOwner: Bool
+                if let owner { sameOwner = existing.owner?.object === owner } else { sameOwner = existing.owner == nil }
                 precondition(
                     sameOwner,
                     "LiveData: this Observer is already registered \(existing.owner != nil ? "with another owner" : "with observeForever"); one observer can have only one owner per LiveData. Create a new Observer, or remove(observer:) first."

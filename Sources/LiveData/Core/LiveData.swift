@@ -19,6 +19,8 @@
 ///   ``dispatch(initiator:)`` (just that one) to deliver the current value.
 /// - **Owners.** An owner is any object, held weakly. Once it is deallocated its observers are
 ///   never called again, and their closures are released no later than the next set or dispatch.
+///   A delivery keeps each owner it reaches alive until the delivery ends, so an owner released
+///   by an observer meanwhile is deallocated (and silent) from then on.
 ///   A ``LifecycleOwner``'s observers are active only while its ``Lifecycle`` is
 ///   ``Lifecycle/State-swift.enum/started`` or ``Lifecycle/State-swift.enum/resumed``; an
 ///   observer that becomes active receives the latest value once if a value was set since it
@@ -51,32 +53,32 @@ open class LiveData<Value> {
     // pays a metadata lookup on nearly every step.
 
     /// The value set last; nil when none was set (or nil was).
-    @usableFromInline final var storedData: Value?
+    @exclusivity(unchecked) @usableFromInline final var storedData: Value?
     /// Bumped by every set; `-1` while no value was ever set.
-    @usableFromInline final var version: Int
+    @exclusivity(unchecked) @usableFromInline final var version: Int
     /// The identity the registered observers point to (`Observer.home`).
     @usableFromInline final let token = HolderToken()
     /// The observers registered directly, in registration order. An entry is live while
     /// `observer.home === token && observer.slot == index`; ended ones stay until
     /// `compact()` drops them, so removal is O(1) and never shifts a running loop.
-    @usableFromInline final var observers: ContiguousArray<Observer<Value?>> = []
+    @exclusivity(unchecked) @usableFromInline final var observers: ContiguousArray<Observer<Value?>> = []
     /// Stand-ins for observers whose home is another holder, by the original's identity.
-    @usableFromInline final var standIns: [ObjectIdentifier: StandIn<Value>] = [:]
-    @usableFromInline final var endedCount = 0
-    @usableFromInline final var activeCount = 0
+    @exclusivity(unchecked) @usableFromInline final var standIns: [ObjectIdentifier: StandIn<Value>] = [:]
+    @exclusivity(unchecked) @usableFromInline final var endedCount = 0
+    @exclusivity(unchecked) @usableFromInline final var activeCount = 0
     /// Loops over `observers` under way; compaction waits for them to finish.
-    @usableFromInline final var iterationDepth = 0
-    @usableFromInline final var isDispatching = false
-    @usableFromInline final var isDispatchInvalidated = false
-    @usableFromInline final var isChangingActiveState = false
+    @exclusivity(unchecked) @usableFromInline final var iterationDepth = 0
+    @exclusivity(unchecked) @usableFromInline final var isDispatching = false
+    @exclusivity(unchecked) @usableFromInline final var isDispatchInvalidated = false
+    @exclusivity(unchecked) @usableFromInline final var isChangingActiveState = false
     /// One reference per owner, so that a delivery pins each owner once.
-    @usableFromInline final var ownerReferences: [ObjectIdentifier: OwnerReference] = [:]
+    @exclusivity(unchecked) @usableFromInline final var ownerReferences: [ObjectIdentifier: OwnerReference] = [:]
     /// The owner of the latest registration: the usual next one, found without a lookup.
-    @usableFromInline final var latestOwner: OwnerReference?
+    @exclusivity(unchecked) @usableFromInline final var latestOwner: OwnerReference?
     /// Numbers the outermost deliveries, so each owner is loaded and pinned once per delivery.
-    @usableFromInline final var deliveryNumber = 0
+    @exclusivity(unchecked) @usableFromInline final var deliveryNumber = 0
     /// The owners pinned by the delivery under way, unpinned when it ends.
-    @usableFromInline final var pinnedOwners: [OwnerReference] = []
+    @exclusivity(unchecked) @usableFromInline final var pinnedOwners: [OwnerReference] = []
 
     /// Creates a holder with no value: ``data`` is nil and ``dispatch()`` delivers nothing until a
     /// value is set.
@@ -246,7 +248,11 @@ open class LiveData<Value> {
             } else {
                 var index = 0
                 while index < observers.count {
-                    considerNotify(observers[index], at: index)
+                    // No retain: `observers` keeps every entry alive for the whole delivery (it is
+                    // only appended to while a loop runs; `compact()` waits for the loop). No
+                    // closure either: one formed here would check its isolation on every call.
+                    unowned(unsafe) let observer = observers[index]
+                    considerNotify(observer, at: index)
                     if isDispatchInvalidated { break }
                     index &+= 1
                 }
@@ -263,8 +269,9 @@ open class LiveData<Value> {
     /// alive, it is active and it has not received this version.
     ///
     /// The first registration of an owner met by a delivery loads the weak reference and pins
-    /// the owner until the delivery ends, so it cannot be deallocated while its observers run;
-    /// before each call, an owner that only the pin still holds counts as deallocated.
+    /// the owner until the delivery ends: an owner still alive when a delivery reaches it stays
+    /// alive, and keeps receiving, until that delivery is over, even if everyone else lets go of
+    /// it meanwhile. Its other registrations need no load.
     @inlinable
     final func considerNotify(_ observer: Observer<Value?>, at index: Int) {
         guard observer.home === token, observer.slot == index else { return }
@@ -275,10 +282,6 @@ open class LiveData<Value> {
                     return
                 }
                 pinnedOwners.append(reference)
-            }
-            if reference.isReleased {
-                end(observer)
-                return
             }
         }
         guard observer.isActive, version > observer.lastVersion else { return }

@@ -22,7 +22,7 @@ open class MutableLiveData<Value>: LiveData<Value> {
     /// observers, in registration order, before the setter returns (unless a delivery is already
     /// running, as when set from inside an observer: then that delivery starts over with the
     /// new value as soon as the current observer returns).
-    override public var data: Value? {
+    final override public var data: Value? {
         @inlinable get { storedData }
         @inlinable set { setValue(newValue) }
     }

@@ -23,20 +23,20 @@ public final class Observer<Value> {
     // represented there by a stand-in observer that shares its closure.
 
     /// The token of the home holder; nil while not registered directly anywhere.
-    @usableFromInline var home: HolderToken?
+    @exclusivity(unchecked) @usableFromInline var home: HolderToken?
     /// The owner; nil for `observeForever`.
-    @usableFromInline var owner: OwnerReference?
+    @exclusivity(unchecked) @usableFromInline var owner: OwnerReference?
     /// The index of this observer in its home holder's list.
-    @usableFromInline var slot = 0
+    @exclusivity(unchecked) @usableFromInline var slot = 0
     /// The version last delivered, or the mark below which nothing is delivered: `Int.max`
     /// while being registered (a value set by `onActive()` is not delivered), then the holder's
     /// version at registration; an explicit `dispatch` lowers it to `-1` while `hasReceived`
     /// is false.
-    @usableFromInline var lastVersion = 0
+    @exclusivity(unchecked) @usableFromInline var lastVersion = 0
     /// Whether the observer currently receives values.
-    @usableFromInline var isActive = false
+    @exclusivity(unchecked) @usableFromInline var isActive = false
     /// Whether anything has been delivered to this observer by its home holder.
-    @usableFromInline var hasReceived = false
+    @exclusivity(unchecked) @usableFromInline var hasReceived = false
 
     /// Creates an observer that runs `update` for each value delivered to it.
     @inlinable

@@ -3,10 +3,9 @@
 /// A holder has one reference per owner, shared by all of that owner's registrations, so a
 /// delivery loads the weak reference once per owner instead of once per observer: loading a
 /// weak reference costs two atomic operations, more than calling the observer. The delivery that
-/// loads it keeps the owner alive (`pinned`) until it ends, so it cannot be deallocated between
-/// a check and a call; and before each call ``isReleased`` asks whether that pin is all that
-/// still holds the owner (a plain load, no atomic write): if so, everyone else has let go, the
-/// owner counts as deallocated and its observers are not called.
+/// loads it keeps the owner alive (`pinned`) until it ends, so the owner cannot be deallocated
+/// between the check and the calls to its observers: an owner released by someone during a
+/// delivery is deallocated when that delivery ends, and receives nothing after.
 ///
 /// Read and written on the main actor by the holder that made it.
 @usableFromInline
@@ -21,13 +20,13 @@ final class OwnerReference {
     /// The owner's identity, the key of this reference in its holder's table.
     @usableFromInline let key: ObjectIdentifier
     /// The live registrations that share this reference.
-    @usableFromInline var registrationCount = 0
+    @exclusivity(unchecked) @usableFromInline var registrationCount = 0
     /// The owner, held strongly by the delivery numbered `pinnedDelivery` while it runs.
-    @usableFromInline var pinned: AnyObject?
-    @usableFromInline var pinnedDelivery = 0
+    @exclusivity(unchecked) @usableFromInline var pinned: AnyObject?
+    @exclusivity(unchecked) @usableFromInline var pinnedDelivery = 0
 
     /// Whether its holder listens to the owner's lifecycle already.
-    @usableFromInline var isListening = false
+    @exclusivity(unchecked) @usableFromInline var isListening = false
 
     init(_ object: AnyObject, lifecycle: Lifecycle?) {
         self.object = object
@@ -46,17 +45,9 @@ final class OwnerReference {
         return true
     }
 
-    /// Whether the owner is deallocated, or would be but for the pin of a delivery under way.
+    /// Whether the owner is deallocated. (A pinned owner is alive.)
     @inlinable
     var isGone: Bool {
-        pinned == nil ? object == nil : isReleased
-    }
-
-    /// Whether nothing but the pin holds the owner any more: everyone else let go of it during
-    /// the delivery. Objective-C objects always answer false (they are then treated as alive
-    /// until the delivery ends and unpins them).
-    @inlinable
-    var isReleased: Bool {
-        isKnownUniquelyReferenced(&pinned)
+        object == nil
     }
 }

@@ -23,10 +23,11 @@ import LiveData
 /// - Re-entrancy: an observer is never called while another one runs. A set or dispatch from
 ///   inside an observer stores the value at once; when the observer returns, the running pass
 ///   stops and a new full pass starts from the first registration.
-/// - An owner is held weakly: dropped by the test, it is never called again, and counts as gone
-///   at once, even inside its own observer (the holder keeps it allocated until the delivery
-///   ends, but that is not observable here); its registrations still count as active until
-///   something drops them (a pass, `hasObservers`, `hasActiveObservers`, `dispatch(initiator:)`).
+/// - An owner is held weakly: dropped by the test, it dies at once, unless a delivery under way
+///   has already reached one of its registrations: that delivery keeps it alive (and calling
+///   its observers) until the delivery ends. A dead owner is never called again; its
+///   registrations still count as active until something drops them (a pass, `hasObservers`,
+///   `hasActiveObservers`, `dispatch(initiator:)`).
 /// - `onActive` when the number of active registrations goes 0 -> 1, `onInactive` for 1 -> 0.
 ///
 /// Observers are named by number (`#3`) and owners by number (`O2`). An observer can be given a
@@ -137,8 +138,11 @@ final class ReferenceModel {
         var state: Lifecycle.State
         /// The test let go of it: actions naming it are skipped.
         var isDropped = false
-        /// The object still exists (a dropped owner lives on while its own observer runs).
+        /// The object still exists (a dropped owner lives on while a delivery pins it).
         var isAlive = true
+        /// Pinned by the delivery under way: it reached one of the owner's registrations while
+        /// the owner was alive, so the owner lives until that delivery ends.
+        var isPinned = false
     }
 
     final class Registration {
@@ -269,7 +273,7 @@ final class ReferenceModel {
         case .drop(let owner):
             guard owners[owner]?.isDropped == false else { return }
             owners[owner]!.isDropped = true
-            owners[owner]!.isAlive = false
+            if !owners[owner]!.isPinned { owners[owner]!.isAlive = false }
         case .query:
             pruneDeadOwners()
             log.append(.hasObservers(registrations.contains { $0.isLive }))
@@ -414,6 +418,11 @@ final class ReferenceModel {
             }
         } while restartRequested
         isDelivering = false
+        // The delivery lets go of the owners it pinned; the dropped ones die now.
+        for id in owners.keys where owners[id]!.isPinned {
+            owners[id]!.isPinned = false
+            if owners[id]!.isDropped { owners[id]!.isAlive = false }
+        }
     }
 
     private func consider(_ registration: Registration) {
@@ -423,6 +432,7 @@ final class ReferenceModel {
             coverage.deadOwnerDrops += 1
             return
         }
+        if let owner = registration.owner { owners[owner]!.isPinned = true }
         guard registration.isActive, version > registration.lastVersion else { return }
         registration.lastVersion = version
         registration.hasReceived = true
