@@ -43,7 +43,7 @@ extension LiveData {
                 end(existing)  // its owner is gone: the observer is free to register again
             } else {
                 let sameOwner: Bool
-                if let owner { sameOwner = existing.owner?.object === owner } else { sameOwner = existing.owner == nil }
+                if let owner { sameOwner = existing.owner?.refers(to: owner) == true } else { sameOwner = existing.owner == nil }
                 precondition(
                     sameOwner,
                     "LiveData: this Observer is already registered \(existing.owner != nil ? "with another owner" : "with observeForever"); one observer can have only one owner per LiveData. Create a new Observer, or remove(observer:) first."
@@ -100,7 +100,7 @@ extension LiveData {
     /// The one reference of `owner` in this holder, made if it has none.
     @inlinable
     final func reference(for owner: AnyObject) -> OwnerReference {
-        if let latest = latestOwner, latest.object === owner { return latest }
+        if let latest = latestOwner, latest.refers(to: owner) { return latest }
         return lookUpReference(for: owner)
     }
 
@@ -108,11 +108,9 @@ extension LiveData {
     final func lookUpReference(for owner: AnyObject) -> OwnerReference {
         let key = ObjectIdentifier(owner)
         let reference: OwnerReference
-        if let known = ownerReferences[key], known.object === owner {
-            reference = known
+        if let known = ownerReferences[key] {
+            reference = known  // its unowned hold on the address makes it this owner's
         } else {
-            // None, or a stale one of a deallocated owner at the same address: its registrations
-            // keep it until they end, but it is no longer found by that address.
             reference = OwnerReference(owner, lifecycle: (owner as? any LifecycleOwner)?.lifecycle)
             ownerReferences[key] = reference
         }
@@ -122,7 +120,7 @@ extension LiveData {
 
     /// Ends the registration of `observer` (registered here directly): it is not called again,
     /// and if it was active the active count drops.
-    @usableFromInline
+    @inlinable
     final func end(_ observer: Observer<Value?>) {
         guard observer.home === token else { return }
         observer.home = nil
@@ -199,10 +197,10 @@ extension LiveData {
         if !standIns.isEmpty {
             standIns = standIns.filter { $0.value.observer.home === token }
         }
-        // Unused references of owners that are gone; a few unused live ones may stay, so that
-        // an owner that registers and removes repeatedly keeps its reference.
-        if ownerReferences.count > kept + 16 {
-            ownerReferences = ownerReferences.filter { $0.value.registrationCount > 0 || $0.value.object != nil }
+        // Unused references: a few may stay, so that an owner that registers and removes
+        // repeatedly keeps its reference; a gone owner's must go, to free its memory.
+        if ownerReferences.count > kept + 16 || ownerReferences.values.contains(where: { $0.registrationCount == 0 && $0.isGone }) {
+            ownerReferences = ownerReferences.filter { $0.value.registrationCount > 0 }
             if let latest = latestOwner, ownerReferences[latest.key] !== latest { latestOwner = nil }
         }
     }

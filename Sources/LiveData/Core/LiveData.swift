@@ -171,7 +171,7 @@ open class LiveData<Value> {
     /// Unregisters every observer bound to `owner`.
     public final func removeObservers(owner: AnyObject) {
         iterate { observer in
-            if let reference = observer.owner, reference.object === owner { end(observer) }
+            if let reference = observer.owner, reference.refers(to: owner) { end(observer) }
         }
     }
 

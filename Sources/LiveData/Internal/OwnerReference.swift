@@ -12,13 +12,18 @@
 final class OwnerReference {
     /// The owner.
     @usableFromInline weak var object: AnyObject?
-    /// The owner's lifecycle, for owners that are ``LifecycleOwner``s. Weak, and compared by
-    /// identity, so that a new lifecycle at a freed one's address is never taken for it.
-    @usableFromInline weak var lifecycle: Lifecycle?
+    /// The owner's lifecycle, for owners that are ``LifecycleOwner``s. Held strongly (a lifecycle
+    /// holds nothing of its owner, so this makes no cycle): reading it costs no atomic operation,
+    /// and while this reference exists no other lifecycle can take its address.
+    @usableFromInline let lifecycle: Lifecycle?
     /// Whether the owner is a ``LifecycleOwner``.
     @usableFromInline let hasLifecycle: Bool
     /// The owner's identity, the key of this reference in its holder's table.
     @usableFromInline let key: ObjectIdentifier
+    /// The owner again, unowned: this keeps its memory (not the object) allocated until the
+    /// reference goes, so no other object can take its address meanwhile, and `key` alone tells
+    /// whether a live object is this owner, with no atomic operation.
+    @usableFromInline unowned let identity: AnyObject
     /// The live registrations that share this reference.
     @exclusivity(unchecked) @usableFromInline var registrationCount = 0
     /// The owner, held strongly by the delivery numbered `pinnedDelivery` while it runs.
@@ -31,6 +36,7 @@ final class OwnerReference {
     init(_ object: AnyObject, lifecycle: Lifecycle?) {
         self.object = object
         self.key = ObjectIdentifier(object)
+        self.identity = object
         self.lifecycle = lifecycle
         self.hasLifecycle = lifecycle != nil
     }
@@ -43,6 +49,12 @@ final class OwnerReference {
         pinned = owner
         pinnedDelivery = number
         return true
+    }
+
+    /// Whether `object` is this owner. (It must be alive: the caller holds it.)
+    @inlinable
+    func refers(to object: AnyObject) -> Bool {
+        key == ObjectIdentifier(object)
     }
 
     /// Whether the owner is deallocated. (A pinned owner is alive.)
