@@ -268,7 +268,7 @@ import Testing
     @Test func ownerReleasedDuringADeliveryLivesUntilItEndsThenGetsNoMoreCalls() {
         let liveData = MutableLiveData<Int>()
         var owner: PlainOwner? = PlainOwner()
-        weak var weakOwner = owner
+        weak let weakOwner = owner
         var log: [String] = []
         liveData.observe(owner: owner!) { value in
             log.append("a\(value!)")
