@@ -4,6 +4,9 @@ import PackageDescription
 // A package of its own, so that LiveData is measured the way a client sees it:
 // imported from another package, with cross-module generic specialization (or
 // the lack of it) counting. Build products stay in Benchmarks/.build.
+// Our own targets build with warnings as errors (CI relies on it); the dependencies do not.
+let strict: [SwiftSetting] = [.unsafeFlags(["-warnings-as-errors"])]
+
 let package = Package(
     name: "LiveDataBenchmarks",
     platforms: [
@@ -17,7 +20,7 @@ let package = Package(
     ],
     targets: [
         // Bytes in use on the malloc heap (mallinfo2 on glibc, malloc_zone_statistics on Darwin).
-        .target(name: "HeapStats"),
+        .target(name: "HeapStats", cSettings: [.unsafeFlags(["-Werror"])]),
         // The three contenders and the scenarios run against each of them.
         .target(
             name: "Contenders",
@@ -25,12 +28,14 @@ let package = Package(
                 "HeapStats",
                 .product(name: "LiveData", package: "swift-livedata"),
                 .product(name: "OpenCombine", package: "OpenCombine"),
-            ]
+            ],
+            swiftSettings: strict
         ),
         // `swift run -c release LiveDataVersus`: the side-by-side table.
         .executableTarget(
             name: "LiveDataVersus",
-            dependencies: ["Contenders"]
+            dependencies: ["Contenders"],
+            swiftSettings: strict
         ),
         // `swift package benchmark`: the same scenarios under ordo-one/benchmark.
         .executableTarget(
@@ -40,6 +45,7 @@ let package = Package(
                 .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "Benchmarks/LiveDataBenchmarks",
+            swiftSettings: strict,
             plugins: [
                 .plugin(name: "BenchmarkPlugin", package: "benchmark"),
             ]

@@ -1,0 +1,210 @@
+import Contenders
+
+/// The numbers of one run, and how they are printed.
+struct Report {
+    var deliveryNanosecondsPerSet: [Int: [Contender: Double]] = [:]
+    var churnNanosecondsPerPair: [Int: [Contender: Double]] = [:]
+    var heapBytesPerObserver: [Contender: Double] = [:]
+
+    // MARK: The table
+
+    func table(runs: Int) -> String {
+        let columns = Contender.allCases
+        var lines: [String] = []
+        lines.append(
+            "LiveDataVersus: median of up to \(runs) runs each, \(processorCount()) cores. "
+                + "LiveData observers are bound to a resumed LifecycleOwner unless \"plain owner\"."
+        )
+        lines.append("")
+        lines.append(
+            "| case | " + columns.map(\.title).joined(separator: " | ")
+                + " | LiveData ÷ floor | CurrentValueSubject ÷ LiveData |"
+        )
+        lines.append("|---|" + String(repeating: "---:|", count: columns.count + 2))
+
+        func row(_ title: String, _ values: [Contender: Double], ratios: Bool = true) {
+            var cells = [title]
+            cells += columns.map { values[$0].map(formatted) ?? "n/a" }
+            if ratios {
+                cells.append(ratio(values[.liveData], over: values[.floor]))
+                cells.append(ratio(values[.currentValueSubject], over: values[.liveData]))
+            } else {
+                cells += ["", ""]
+            }
+            lines.append("| " + cells.joined(separator: " | ") + " |")
+        }
+
+        for observers in deliveryObserverCounts {
+            row(
+                "set + deliver, \(count(observers, "observer")): ns per set",
+                deliveryNanosecondsPerSet[observers] ?? [:]
+            )
+        }
+        for observers in deliveryObserverCounts {
+            row(
+                "set + deliver, \(count(observers, "observer")): ns per observer call",
+                (deliveryNanosecondsPerSet[observers] ?? [:]).mapValues { $0 / Double(observers) }
+            )
+        }
+        for observers in churnObserverCounts {
+            row(
+                "register + remove, \(count(observers, "observer")): ns per pair",
+                churnNanosecondsPerPair[observers] ?? [:]
+            )
+        }
+        row(
+            "register + remove: growth per pair, \(grouped(churnObserverCounts[0])) → "
+                + "\(grouped(churnObserverCounts[1])) observers (×)",
+            churnGrowth,
+            ratios: false
+        )
+        row(
+            "heap per registered observer, \(count(heapObserverCount, "observer")): bytes",
+            heapBytesPerObserver
+        )
+        return lines.joined(separator: "\n")
+    }
+
+    /// For each contender, the per-pair churn cost at the largest count over the
+    /// cost at the smallest: about 1 when register plus remove is O(1), about
+    /// the ratio of the counts (100) when it is O(n).
+    var churnGrowth: [Contender: Double] {
+        guard let small = churnNanosecondsPerPair[churnObserverCounts[0]],
+            let large = churnNanosecondsPerPair[churnObserverCounts[1]]
+        else { return [:] }
+        var growth: [Contender: Double] = [:]
+        for contender in Contender.allCases {
+            if let smallCost = small[contender], let largeCost = large[contender], smallCost > 0 {
+                growth[contender] = largeCost / smallCost
+            }
+        }
+        return growth
+    }
+
+    // MARK: The goals
+
+    /// Most that register plus remove may grow per pair from 1,000 to 100,000
+    /// observers and still count as O(1); an O(n) step grows about 100×.
+    static let constantTimeGrowthLimit = 3.0
+
+    func goals() -> String {
+        var lines = ["", "Goals (LiveData; \"plain owner\" in brackets):"]
+
+        func verdict(_ title: String, _ measure: (Contender) -> (value: Double, note: String, met: Bool)?) {
+            var parts: [String] = []
+            for contender in [Contender.liveData, .liveDataPlainOwner] {
+                guard let result = measure(contender) else {
+                    parts.append("not measured")
+                    continue
+                }
+                let text = "\(result.note), \(result.met ? "met" : "NOT met")"
+                parts.append(contender == .liveData ? text : "[\(text)]")
+            }
+            lines.append("- \(title): " + parts.joined(separator: " "))
+        }
+
+        verdict("delivery within 1.5× of the floor") { contender in
+            worstRatio { observers in
+                guard let costs = deliveryNanosecondsPerSet[observers],
+                    let mine = costs[contender], let floor = costs[.floor]
+                else { return nil }
+                return mine / floor
+            }
+            .map { (value: $0.ratio, note: "worst \(formatted($0.ratio))× (\(count($0.observers, "observer")))", met: $0.ratio <= 1.5) }
+        }
+        verdict("delivery at least 4× faster than CurrentValueSubject") { contender in
+            worstRatio(largest: false) { observers in
+                guard let costs = deliveryNanosecondsPerSet[observers],
+                    let mine = costs[contender], let subject = costs[.currentValueSubject]
+                else { return nil }
+                return subject / mine
+            }
+            .map { (value: $0.ratio, note: "worst \(formatted($0.ratio))× (\(count($0.observers, "observer")))", met: $0.ratio >= 4) }
+        }
+        verdict("register + remove in O(1)") { contender in
+            churnGrowth[contender].map {
+                (
+                    value: $0,
+                    note: "\(formatted($0))× per pair from \(grouped(churnObserverCounts[0])) to \(grouped(churnObserverCounts[1])) observers (limit \(formatted(Self.constantTimeGrowthLimit))×)",
+                    met: $0 <= Self.constantTimeGrowthLimit
+                )
+            }
+        }
+        verdict("register + remove within 2× of the floor") { contender in
+            worstRatio(counts: churnObserverCounts) { observers in
+                guard let costs = churnNanosecondsPerPair[observers],
+                    let mine = costs[contender], let floor = costs[.floor]
+                else { return nil }
+                return mine / floor
+            }
+            .map { (value: $0.ratio, note: "worst \(formatted($0.ratio))× (\(count($0.observers, "observer")))", met: $0.ratio <= 2) }
+        }
+        verdict("at most 150 bytes per registered observer") { contender in
+            heapBytesPerObserver[contender].map {
+                (value: $0, note: "\(formatted($0)) bytes", met: $0 <= 150)
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// The largest (or smallest) of `ratio` over the observer counts.
+    private func worstRatio(
+        counts: [Int] = deliveryObserverCounts,
+        largest: Bool = true,
+        _ ratio: (Int) -> Double?
+    ) -> (ratio: Double, observers: Int)? {
+        var worst: (ratio: Double, observers: Int)?
+        for observers in counts {
+            guard let value = ratio(observers) else { return nil }
+            if let current = worst, largest ? value <= current.ratio : value >= current.ratio {
+                continue
+            }
+            worst = (value, observers)
+        }
+        return worst
+    }
+}
+
+// MARK: Formatting
+
+func ratio(_ numerator: Double?, over denominator: Double?) -> String {
+    guard let numerator, let denominator, denominator > 0 else { return "n/a" }
+    return formatted(numerator / denominator) + "×"
+}
+
+/// Three significant digits or so: 1234 → "1234", 56.78 → "56.8", 3.456 → "3.46", 0.0123 → "0.012".
+func formatted(_ value: Double) -> String {
+    let magnitude = abs(value)
+    let decimals = magnitude >= 100 ? 0 : magnitude >= 10 ? 1 : magnitude >= 0.1 ? 2 : 3
+    return fixed(value, decimals: decimals)
+}
+
+func fixed(_ value: Double, decimals: Int) -> String {
+    var scale = 1
+    for _ in 0 ..< decimals {
+        scale *= 10
+    }
+    let scaled = Int((abs(value) * Double(scale)).rounded())
+    let sign = value < 0 && scaled != 0 ? "-" : ""
+    let whole = grouped(scaled / scale)
+    guard decimals > 0 else { return sign + whole }
+    let fraction = String(scaled % scale)
+    return sign + whole + "." + String(repeating: "0", count: decimals - fraction.count) + fraction
+}
+
+/// 100000 → "100,000".
+func grouped(_ value: Int) -> String {
+    let digits = Array(String(value))
+    var result = ""
+    for (index, digit) in digits.enumerated() {
+        if index > 0, (digits.count - index) % 3 == 0 {
+            result.append(",")
+        }
+        result.append(digit)
+    }
+    return result
+}
+
+func count(_ value: Int, _ noun: String) -> String {
+    "\(grouped(value)) \(noun)\(value == 1 ? "" : "s")"
+}
