@@ -145,9 +145,10 @@ import Testing
         #expect(recorder.values == [1, 2])
     }
 
-    @Test func removedObserversClosureIsReleasedByTheNextSet() {
+    @Test(arguments: [0, 3])
+    func removedObserversClosureIsReleasedByTheNextSet(otherObservers: Int) {
         let liveData = MutableLiveData<Int>()
-        for _ in 0..<3 { liveData.observeForever { _ in } }
+        for _ in 0..<otherObservers { liveData.observeForever { _ in } }
         weak var weakProbe: DeallocationProbe?
         var observer: Observer<Int?>?
         do {
@@ -226,20 +227,6 @@ import Testing
         }
         owner = nil
         liveData.dispatch()
-        #expect(weakProbe == nil)
-    }
-
-    @Test func removeReleasesTheClosureAtOnce() {
-        let liveData = MutableLiveData<Int>()
-        weak var weakProbe: DeallocationProbe?
-        var observer: Observer<Int?>?
-        do {
-            let probe = DeallocationProbe()
-            weakProbe = probe
-            observer = liveData.observeForever { _ in _ = probe }
-        }
-        liveData.remove(observer: observer!)
-        observer = nil
         #expect(weakProbe == nil)
     }
 
