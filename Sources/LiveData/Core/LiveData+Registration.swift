@@ -108,9 +108,11 @@ extension LiveData {
     final func lookUpReference(for owner: AnyObject) -> OwnerReference {
         let key = ObjectIdentifier(owner)
         let reference: OwnerReference
-        if let known = ownerReferences[key] {
-            reference = known  // its unowned hold on the address makes it this owner's
+        if let known = ownerReferences[key], known.refers(to: owner) {
+            reference = known
         } else {
+            // None, or (where addresses are not reserved) a stale one of a deallocated owner at
+            // the same address: its registrations keep it until they end.
             reference = OwnerReference(owner, lifecycle: (owner as? any LifecycleOwner)?.lifecycle)
             ownerReferences[key] = reference
         }

@@ -20,9 +20,9 @@ final class OwnerReference {
     @usableFromInline let hasLifecycle: Bool
     /// The owner's identity, the key of this reference in its holder's table.
     @usableFromInline let key: ObjectIdentifier
-    /// The owner again, unowned: this keeps its memory (not the object) allocated until the
-    /// reference goes, so no other object can take its address meanwhile, and `key` alone tells
-    /// whether a live object is this owner, with no atomic operation.
+    /// The owner again, unowned: for a Swift object this keeps its memory (not the object)
+    /// allocated until the reference goes, so no other object can take its address meanwhile,
+    /// and `key` alone tells whether a live object is this owner, with no atomic operation.
     @usableFromInline unowned let identity: AnyObject
     /// The live registrations that share this reference.
     @exclusivity(unchecked) @usableFromInline var registrationCount = 0
@@ -54,7 +54,13 @@ final class OwnerReference {
     /// Whether `object` is this owner. (It must be alive: the caller holds it.)
     @inlinable
     func refers(to object: AnyObject) -> Bool {
-        key == ObjectIdentifier(object)
+        #if canImport(ObjectiveC)
+        // An unowned reference to an Objective-C object (a view controller, say) does not keep
+        // its memory, so a new object may have taken the address: compare with the live owner.
+        return key == ObjectIdentifier(object) && self.object === object
+        #else
+        return key == ObjectIdentifier(object)
+        #endif
     }
 
     /// Whether the owner is deallocated. (A pinned owner is alive.)
