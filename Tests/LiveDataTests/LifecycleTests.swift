@@ -123,6 +123,30 @@ import LiveData
         #expect(log == ["name b", "count 2"])
     }
 
+    @Test func aLifecycleSharedByTwoOwnersDrivesBoth() {
+        @MainActor final class Child: LifecycleOwner {
+            let parent: TestOwner
+            init(parent: TestOwner) { self.parent = parent }
+            var lifecycle: Lifecycle { parent.lifecycle }
+        }
+        let liveData = MutableLiveData<Int>()
+        var log: [String] = []
+        let parent = TestOwner(.created)
+        var child: Child? = Child(parent: parent)
+        liveData.observe(owner: parent) { log.append("parent \($0!)") }
+        liveData.observe(owner: child!) { log.append("child \($0!)") }
+        liveData.data = 1
+        parent.state = .resumed
+        #expect(log == ["parent 1", "child 1"])
+        child = nil  // the child goes; the lifecycle it shared lives on
+        liveData.data = 2
+        #expect(log == ["parent 1", "child 1", "parent 2"])
+        parent.state = .created
+        parent.state = .resumed
+        #expect(!liveData.dispatch(initiator: Observer(update: { _ in })))
+        #expect(liveData.hasActiveObservers)
+    }
+
     @Test func stateChangedFromAnObserverIsActedOnAtOnce() {
         let liveData = MutableLiveData<Int>()
         let owner = TestOwner(.created)

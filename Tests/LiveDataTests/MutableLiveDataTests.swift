@@ -60,6 +60,32 @@ import Dispatch
         #expect(recorder.values == [liveData.data])
     }
 
+    @Test func postValueFromTasksOnOtherExecutorsIsDelivered() async {
+        let liveData = MutableLiveData<Int>()
+        let recorder = Recorder<Int>()
+        liveData.observeForever(recorder.update)
+        await Task.detached { liveData.postValue(7) }.value
+        await drainMainQueue()
+        #expect(recorder.values == [7])
+    }
+
+    @Test func noLockIsHeldWhileObserversRun() async {
+        // Posting takes the post lock; an observer that posts (and sets) while being called
+        // would deadlock or trap if any lock were held around the call.
+        let liveData = MutableLiveData<Int>()
+        let recorder = Recorder<Int>()
+        liveData.observeForever { value in
+            recorder.update(value)
+            if value == 1 {
+                liveData.postValue(3)
+                liveData.data = 2
+            }
+        }
+        liveData.data = 1
+        await drainMainQueue()
+        #expect(recorder.values == [1, 2, 3])
+    }
+
     @Test func postedNilIsAValue() async {
         let liveData = MutableLiveData(data: 1)
         let recorder = Recorder<Int>()
