@@ -54,9 +54,9 @@ extension LiveData {
         var reference: OwnerReference?
         if let owner {
             let found = self.reference(for: owner)
-            if found.hasLifecycle {
-                // A lifecycle that is destroyed (or already gone) ignores new observers.
-                guard let lifecycle = found.lifecycle, lifecycle.state != .destroyed else { return }
+            if let lifecycle = found.lifecycle {
+                // A destroyed lifecycle ignores new observers.
+                guard lifecycle.state != .destroyed else { return }
                 if !found.isListening { listen(to: lifecycle, of: found) }
             }
             reference = found
@@ -77,7 +77,7 @@ extension LiveData {
         observers.append(registered)
         if let reference {
             reference.registrationCount += 1
-            if reference.hasLifecycle, reference.lifecycle?.state.isActive != true {
+            if let lifecycle = reference.lifecycle, !lifecycle.state.isActive {
                 registered.lastVersion = version
                 return
             }

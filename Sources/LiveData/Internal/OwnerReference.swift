@@ -16,8 +16,6 @@ final class OwnerReference {
     /// holds nothing of its owner, so this makes no cycle): reading it costs no atomic operation,
     /// and while this reference exists no other lifecycle can take its address.
     @usableFromInline let lifecycle: Lifecycle?
-    /// Whether the owner is a ``LifecycleOwner``.
-    @usableFromInline let hasLifecycle: Bool
     /// The owner's identity, the key of this reference in its holder's table.
     @usableFromInline let key: ObjectIdentifier
     /// The owner again, unowned: for a Swift object this keeps its memory (not the object)
@@ -38,7 +36,6 @@ final class OwnerReference {
         self.key = ObjectIdentifier(object)
         self.identity = object
         self.lifecycle = lifecycle
-        self.hasLifecycle = lifecycle != nil
     }
 
     /// Pins the owner for delivery `number`, unless it is gone.
