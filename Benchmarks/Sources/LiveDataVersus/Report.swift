@@ -103,23 +103,38 @@ struct Report {
             lines.append("- \(title): " + parts.joined(separator: " "))
         }
 
-        verdict("delivery within 1.5× of the floor") { contender in
-            worstRatio { observers in
-                guard let costs = deliveryNanosecondsPerSet[observers],
-                    let mine = costs[contender], let floor = costs[.floor]
+        /// The worst, over `counts`, of the contender's cost against `other`'s: `mine / theirs`
+        /// held to at most `limit`, or with `faster`, `theirs / mine` held to at least `limit`.
+        func comparison(
+            _ costs: [Int: [Contender: Double]],
+            counts: [Int],
+            _ contender: Contender,
+            against other: Contender,
+            faster: Bool = false,
+            limit: Double
+        ) -> (value: Double, note: String, met: Bool)? {
+            worstRatio(counts: counts, largest: !faster) { observers in
+                guard let row = costs[observers], let mine = row[contender], let theirs = row[other]
                 else { return nil }
-                return mine / floor
+                return faster ? theirs / mine : mine / theirs
             }
-            .map { (value: $0.ratio, note: "worst \(formatted($0.ratio))× (\(count($0.observers, "observer")))", met: $0.ratio <= 1.5) }
+            .map {
+                (
+                    value: $0.ratio,
+                    note: "worst \(formatted($0.ratio))× (\(count($0.observers, "observer")))",
+                    met: faster ? $0.ratio >= limit : $0.ratio <= limit
+                )
+            }
         }
-        verdict("delivery at least 4× faster than CurrentValueSubject") { contender in
-            worstRatio(largest: false) { observers in
-                guard let costs = deliveryNanosecondsPerSet[observers],
-                    let mine = costs[contender], let subject = costs[.currentValueSubject]
-                else { return nil }
-                return subject / mine
-            }
-            .map { (value: $0.ratio, note: "worst \(formatted($0.ratio))× (\(count($0.observers, "observer")))", met: $0.ratio >= 4) }
+
+        verdict("delivery within 1.5× of the floor") {
+            comparison(deliveryNanosecondsPerSet, counts: deliveryObserverCounts, $0, against: .floor, limit: 1.5)
+        }
+        verdict("delivery at least 4× faster than CurrentValueSubject") {
+            comparison(
+                deliveryNanosecondsPerSet, counts: deliveryObserverCounts, $0,
+                against: .currentValueSubject, faster: true, limit: 4
+            )
         }
         verdict("register + remove in O(1)") { contender in
             churnGrowth[contender].map {
@@ -130,14 +145,8 @@ struct Report {
                 )
             }
         }
-        verdict("register + remove within 2× of the floor") { contender in
-            worstRatio(counts: churnObserverCounts) { observers in
-                guard let costs = churnNanosecondsPerPair[observers],
-                    let mine = costs[contender], let floor = costs[.floor]
-                else { return nil }
-                return mine / floor
-            }
-            .map { (value: $0.ratio, note: "worst \(formatted($0.ratio))× (\(count($0.observers, "observer")))", met: $0.ratio <= 2) }
+        verdict("register + remove within 2× of the floor") {
+            comparison(churnNanosecondsPerPair, counts: churnObserverCounts, $0, against: .floor, limit: 2)
         }
         verdict("at most 150 bytes per registered observer") { contender in
             heapBytesPerObserver[contender].map {
