@@ -38,10 +38,16 @@ final class FloorSource: ObservedSource {
     }
 }
 
+/// An owner a LiveData contender binds its observers to.
+@MainActor
+protocol BenchmarkOwner: AnyObject {
+    init()
+}
+
 /// A view-like owner in the state a visible screen is in: resumed, so the
 /// observers bound to it are active.
 @MainActor
-final class ResumedScreen: LifecycleOwner {
+final class ResumedScreen: LifecycleOwner, BenchmarkOwner {
     let lifecycle = Lifecycle()
 
     init() {
@@ -51,37 +57,17 @@ final class ResumedScreen: LifecycleOwner {
     }
 }
 
-/// LiveData with observers bound to a resumed `LifecycleOwner`: the common case.
-@MainActor
-final class LiveDataOnScreen: ObservedSource {
-    private let liveData = MutableLiveData<Int>(data: 0)
-    private let screen = ResumedScreen()
-
+/// An owner that is a plain object, without a lifecycle.
+final class PlainOwner: BenchmarkOwner {
     init() {}
-
-    func register(_ tally: Tally) -> Observer<Int?> {
-        liveData.observe(owner: screen) { value in
-            tally.add(value ?? 0)
-        }
-    }
-
-    func remove(_ handle: Observer<Int?>) {
-        liveData.remove(observer: handle)
-    }
-
-    func send(_ value: Int) {
-        liveData.data = value
-    }
 }
 
-/// An owner that is a plain object, without a lifecycle.
-final class PlainOwner {}
-
-/// LiveData with observers bound to a plain `AnyObject` owner.
+/// LiveData with observers bound to an `Owner`, registered with
+/// `observe(owner:)` as a client writes it.
 @MainActor
-final class LiveDataOnPlainOwner: ObservedSource {
+final class LiveDataSource<Owner: BenchmarkOwner>: ObservedSource {
     private let liveData = MutableLiveData<Int>(data: 0)
-    private let owner = PlainOwner()
+    private let owner = Owner()
 
     init() {}
 
@@ -99,6 +85,12 @@ final class LiveDataOnPlainOwner: ObservedSource {
         liveData.data = value
     }
 }
+
+/// The common case: observers bound to a resumed `LifecycleOwner`.
+typealias LiveDataOnScreen = LiveDataSource<ResumedScreen>
+
+/// Observers bound to a plain `AnyObject` owner.
+typealias LiveDataOnPlainOwner = LiveDataSource<PlainOwner>
 
 /// OpenCombine's `CurrentValueSubject`, observed with `sink`, each subscription
 /// held in its `AnyCancellable`.

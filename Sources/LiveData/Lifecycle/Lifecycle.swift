@@ -40,6 +40,8 @@ public final class Lifecycle {
         /// `destroyed < initialized < created < started < resumed`.
         public func isAtLeast(_ state: State) -> Bool { self >= state }
 
+        /// Whether `lhs` comes before `rhs` in the order
+        /// `destroyed < initialized < created < started < resumed`.
         public static func < (lhs: State, rhs: State) -> Bool { lhs.rawValue < rhs.rawValue }
 
         /// The case name, as written in Swift.
