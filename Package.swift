@@ -13,10 +13,31 @@ let package = Package(
     ],
     products: [
         .library(name: "LiveData", targets: ["LiveData"]),
+        .library(name: "LiveRepository", targets: ["LiveRepository"]),
+        .library(name: "LiveSocial", targets: ["LiveSocial"]),
+        .library(name: "LiveSocialServer", targets: ["LiveSocialServer"]),
     ],
     targets: [
+        // Layer 1: the observable data holder.
         .target(name: "LiveData"),
+
+        // Layer 2: the repository layer. The system SQLite library (the SDK's on Apple platforms).
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
+        ),
+        // The generic engine: SQLite cache, live objects and live collections.
+        .target(name: "LiveRepository", dependencies: ["LiveData", "CSQLite"]),
+        // The social and chat domain: models, the remote API protocol, repositories.
+        .target(name: "LiveSocial", dependencies: ["LiveRepository"]),
+        // An in-process server implementing the remote API, for the sample and the tests.
+        .target(name: "LiveSocialServer", dependencies: ["LiveSocial", "LiveRepository"]),
+
         .testTarget(name: "LiveDataTests", dependencies: ["LiveData"]),
+        .testTarget(name: "LiveRepositoryTests", dependencies: ["LiveRepository", "LiveData"]),
+        .testTarget(name: "LiveSocialTests", dependencies: ["LiveSocial", "LiveSocialServer", "LiveRepository"]),
+        .testTarget(name: "LiveSocialServerTests", dependencies: ["LiveSocialServer", "LiveSocial"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,42 @@
+/// The SQLite table of a ``CacheRecord`` type: its name, columns and indexes.
+///
+/// The first column must be the record's text primary key, named `id`.
+/// ``createStatements`` gives the SQL to create it, for use in a ``SQLiteMigration``.
+public struct RecordTable: Sendable, Hashable {
+    /// The table's name.
+    public let name: String
+    /// The columns, in the order ``CacheRecord/init(row:)`` reads them.
+    public let columns: [RecordColumn]
+    /// Indexes to create, each a list of column names; add the columns collections filter and sort by.
+    public let indexes: [[String]]
+
+    /// Creates a table description.
+    public init(name: String, columns: [RecordColumn], indexes: [[String]] = []) {
+        precondition(columns.first?.name == "id" && columns.first?.type == .text,
+                     "the first column of \(name) must be the text primary key `id`")
+        self.name = name
+        self.columns = columns
+        self.indexes = indexes
+    }
+
+    /// The column names, comma-separated, in declaration order.
+    public var columnList: String { columns.map(\.name).joined(separator: ", ") }
+
+    /// `CREATE TABLE` and `CREATE INDEX` statements for the table.
+    public var createStatements: String {
+        let definitions = columns.map { column in
+            var text = "\(column.name) \(column.type.rawValue)"
+            if column.name == "id" { text += " PRIMARY KEY NOT NULL" }
+            else if !column.isNullable { text += " NOT NULL" }
+            return text
+        }
+        var sql = "CREATE TABLE \(name) (\(definitions.joined(separator: ", ")));\n"
+        for index in indexes {
+            sql += "CREATE INDEX \(name)_\(index.joined(separator: "_")) ON \(name) (\(index.joined(separator: ", ")));\n"
+        }
+        return sql
+    }
+
+    /// The index of a column by name, or nil.
+    public func columnIndex(_ name: String) -> Int? { columns.firstIndex { $0.name == name } }
+}

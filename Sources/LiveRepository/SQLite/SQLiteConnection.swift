@@ -1,0 +1,177 @@
+import CSQLite
+import Foundation
+
+/// A connection to a SQLite database: a file, or memory.
+///
+/// A thin, checked wrapper: statements are prepared once and cached by their SQL, parameters
+/// are always bound (never spliced into SQL), and every result code is checked and turned into
+/// a ``SQLiteError`` that carries SQLite's message.
+///
+/// A connection is not thread-safe: use it from one thread or serial queue at a time.
+/// ``LiveStore`` confines its connection to its own queue.
+///
+/// ```swift
+/// let db = try SQLiteConnection(location: .inMemory)
+/// try db.execute("CREATE TABLE notes (id TEXT PRIMARY KEY, body TEXT NOT NULL)")
+/// try db.execute("INSERT INTO notes VALUES (?, ?)", ["n1", "Hello"])
+/// let bodies = try db.query("SELECT body FROM notes") { $0.string(0) }
+/// ```
+public final class SQLiteConnection {
+    /// Where a database lives.
+    public enum Location: Sendable, Hashable {
+        /// A private database in memory, gone when the connection closes. For tests.
+        case inMemory
+        /// A database file, created if missing.
+        case file(URL)
+    }
+
+    /// Where this connection's database lives.
+    public let location: Location
+    private(set) var handle: OpaquePointer?
+    private var statements: [String: SQLiteStatement] = [:]
+
+    /// Opens (and creates if needed) the database at `location`.
+    ///
+    /// File databases use write-ahead logging, so readers never wait for a writer.
+    ///
+    /// - Parameter readOnly: open an existing file for reading only.
+    /// - Throws: ``SQLiteError`` if the file cannot be opened or is not a database.
+    public init(location: Location, readOnly: Bool = false) throws {
+        self.location = location
+        let path: String
+        switch location {
+        case .inMemory: path = ":memory:"
+        case .file(let url): path = url.path
+        }
+        var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
+        flags |= readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+        var database: OpaquePointer?
+        let code = sqlite3_open_v2(path, &database, flags, nil)
+        guard code == SQLITE_OK, let database else {
+            let message = database.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(code))
+            sqlite3_close_v2(database)
+            throw SQLiteError(code: code, message: message + " (\(path))")
+        }
+        handle = database
+        sqlite3_busy_timeout(database, 5_000)
+        if case .file = location, !readOnly {
+            // Reading the journal mode also proves the file is a database: a damaged header fails here.
+            _ = try query("PRAGMA journal_mode = WAL") { $0.string(0) }
+            try execute("PRAGMA synchronous = NORMAL")
+        }
+    }
+
+    deinit { close() }
+
+    /// Whether ``close()`` has been called.
+    public var isClosed: Bool { handle == nil }
+
+    /// Closes the connection. Later calls throw ``SQLiteError/closed``; closing twice does nothing.
+    public func close() {
+        statements.removeAll()
+        if let handle { sqlite3_close_v2(handle) }
+        handle = nil
+    }
+
+    /// Runs one statement with `bindings` for its `?` parameters, discarding any rows.
+    ///
+    /// - Throws: ``SQLiteError`` with SQLite's message when preparing, binding or running fails.
+    public func execute(_ sql: String, _ bindings: [SQLiteValue] = []) throws {
+        let statement = try statement(sql)
+        try statement.bind(bindings)
+        defer { statement.reset() }
+        while try statement.step() {}
+    }
+
+    /// Runs a script of statements separated by semicolons, without parameters.
+    ///
+    /// - Throws: ``SQLiteError`` for the first statement that fails.
+    public func executeScript(_ sql: String) throws {
+        guard let handle else { throw SQLiteError.closed }
+        var message: UnsafeMutablePointer<CChar>?
+        let code = sqlite3_exec(handle, sql, nil, nil, &message)
+        if code != SQLITE_OK {
+            let text = message.map { String(cString: $0) } ?? String(cString: sqlite3_errstr(code))
+            sqlite3_free(message)
+            throw SQLiteError(code: sqlite3_extended_errcode(handle), message: text, sql: sql)
+        }
+    }
+
+    /// Runs a query and maps each row with `row`.
+    ///
+    /// - Throws: ``SQLiteError`` from SQLite, or whatever `row` throws.
+    public func query<T>(_ sql: String, _ bindings: [SQLiteValue] = [], row: (SQLiteRow) throws -> T) throws -> [T] {
+        let statement = try statement(sql)
+        try statement.bind(bindings)
+        defer { statement.reset() }
+        var results: [T] = []
+        while try statement.step() {
+            results.append(try row(statement.row))
+        }
+        return results
+    }
+
+    /// Runs a query and maps its first row, or returns nil when it has none.
+    public func queryFirst<T>(_ sql: String, _ bindings: [SQLiteValue] = [], row: (SQLiteRow) throws -> T) throws -> T? {
+        let statement = try statement(sql)
+        try statement.bind(bindings)
+        defer { statement.reset() }
+        return try statement.step() ? row(statement.row) : nil
+    }
+
+    /// The cached prepared statement for `sql`, prepared on first use.
+    public func statement(_ sql: String) throws -> SQLiteStatement {
+        if let cached = statements[sql] { return cached }
+        guard handle != nil else { throw SQLiteError.closed }
+        let statement = try SQLiteStatement(connection: self, sql: sql)
+        statements[sql] = statement
+        return statement
+    }
+
+    /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
+    ///
+    /// Nested calls run in savepoints, so an inner failure rolls back only the inner work.
+    public func transaction<T>(_ body: () throws -> T) throws -> T {
+        guard let handle else { throw SQLiteError.closed }
+        let nested = sqlite3_get_autocommit(handle) == 0
+        let name = "livedata_\(savepointDepth)"
+        try execute(nested ? "SAVEPOINT \(name)" : "BEGIN IMMEDIATE")
+        savepointDepth += 1
+        defer { savepointDepth -= 1 }
+        do {
+            let result = try body()
+            try execute(nested ? "RELEASE \(name)" : "COMMIT")
+            return result
+        } catch {
+            if nested {
+                try? execute("ROLLBACK TO \(name)")
+                try? execute("RELEASE \(name)")
+            } else if sqlite3_get_autocommit(handle) == 0 {
+                try? execute("ROLLBACK")
+            }
+            throw error
+        }
+    }
+    private var savepointDepth = 0
+
+    /// The number of rows the last `INSERT`, `UPDATE` or `DELETE` changed.
+    public var changes: Int { handle.map { Int(sqlite3_changes64($0)) } ?? 0 }
+
+    /// The rowid of the last inserted row.
+    public var lastInsertRowID: Int64 { handle.map { sqlite3_last_insert_rowid($0) } ?? 0 }
+
+    /// The schema version stored in the file (`PRAGMA user_version`); ``SQLiteMigrator`` keeps it.
+    public func userVersion() throws -> Int {
+        try queryFirst("PRAGMA user_version") { $0.int(0) } ?? 0
+    }
+
+    /// Stores the schema version (`PRAGMA user_version`).
+    public func setUserVersion(_ version: Int) throws {
+        try executeScript("PRAGMA user_version = \(version)")
+    }
+
+    func error(code: Int32, sql: String?) -> SQLiteError {
+        guard let handle else { return .closed }
+        return SQLiteError(code: sqlite3_extended_errcode(handle), message: String(cString: sqlite3_errmsg(handle)), sql: sql)
+    }
+}

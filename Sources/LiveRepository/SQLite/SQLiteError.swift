@@ -1,0 +1,40 @@
+import CSQLite
+
+/// An error reported by SQLite, or by this package's use of it.
+///
+/// Every SQLite call that can fail is checked; a failure becomes this error, carrying SQLite's
+/// result code and message and, where there is one, the SQL that failed.
+public struct SQLiteError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// SQLite's extended result code, such as `SQLITE_CONSTRAINT_PRIMARYKEY` (1555).
+    public let extendedCode: Int32
+    /// SQLite's message for the failure, such as "UNIQUE constraint failed: users.id".
+    public let message: String
+    /// The statement that failed, when the failure belongs to one.
+    public let sql: String?
+
+    /// Creates an error from a result code, a message and the statement that failed.
+    public init(code: Int32, message: String, sql: String? = nil) {
+        self.extendedCode = code
+        self.message = message
+        self.sql = sql
+    }
+
+    /// The primary result code: the extended code without its detail bits, such as `SQLITE_CONSTRAINT` (19).
+    public var code: Int32 { extendedCode & 0xFF }
+
+    /// Whether the database file is damaged or is not a database at all.
+    public var isCorruption: Bool { code == SQLITE_CORRUPT || code == SQLITE_NOTADB }
+
+    /// Whether a constraint (unique, not null, foreign key, check) refused the change.
+    public var isConstraintViolation: Bool { code == SQLITE_CONSTRAINT }
+
+    /// The error thrown by any use of a connection after ``SQLiteConnection/close()``.
+    public static let closed = SQLiteError(code: SQLITE_MISUSE, message: "the database connection is closed")
+
+    /// A readable description: the code, SQLite's message, and the statement.
+    public var description: String {
+        var text = "SQLite error \(extendedCode): \(message)"
+        if let sql { text += " (while running: \(sql))" }
+        return text
+    }
+}

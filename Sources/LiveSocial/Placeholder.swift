@@ -1,0 +1,2 @@
+// Placeholder; replaced by the domain module.
+enum LiveSocialPlaceholder {}
