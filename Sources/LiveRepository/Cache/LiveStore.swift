@@ -1,0 +1,242 @@
+import Dispatch
+import Foundation
+
+/// The local cache: a SQLite database that live objects and collections read and watch.
+///
+/// All disk I/O runs on the store's own serial queue, never on the main thread. Writes are
+/// batched: writes queued while one transaction runs are committed together in the next, each
+/// in its own savepoint so one failing write does not undo the others. After each commit, the
+/// live objects and collections that show a touched row are told, on the main actor; nothing is
+/// told about a rolled-back change.
+///
+/// ```swift
+/// let store = try LiveStore(location: .file(cacheURL), migrations: MyApp.migrations)
+/// try await store.write { try $0.upsert(note) }
+/// ```
+///
+/// A damaged cache file never stops the app: see ``recovery``.
+public final class LiveStore: @unchecked Sendable {
+    // `@unchecked Sendable`: `connection` and `migrator` are used only on `queue`; `lock` guards
+    // `pending`, `drainScheduled` and `lastRecovery`; `hub` is isolated to the main actor.
+
+    /// Where the cache lives.
+    public let location: SQLiteConnection.Location
+    /// Set when opening found the cache file damaged and replaced it; nil otherwise.
+    public let recovery: CacheRecovery?
+
+    let queue = DispatchQueue(label: "LiveRepository.LiveStore", qos: .userInitiated)
+    let hub = ChangeHub()
+    private var connection: SQLiteConnection
+    private let migrator: SQLiteMigrator
+    private let lock = NSLock()
+    private var pending: [PendingWrite] = []
+    private var drainScheduled = false
+    private var lastRecovery: CacheRecovery?
+
+    private struct PendingWrite {
+        let body: @Sendable (CacheTransaction) throws -> Void
+        let completion: @Sendable ((any Error)?) -> Void
+    }
+
+    /// Opens the cache at `location`, creating it and running `migrations` as needed.
+    ///
+    /// A file that is corrupt, is not a database, or has a newer schema is moved aside and
+    /// replaced by a new one; ``recovery`` says so.
+    ///
+    /// - Throws: ``SQLiteError`` or ``SQLiteMigrator/Failure`` when even a new cache cannot be
+    ///   made (a folder that cannot be written, a migration with a bug).
+    public init(location: SQLiteConnection.Location, migrations: [SQLiteMigration]) throws {
+        self.location = location
+        self.migrator = SQLiteMigrator(migrations)
+        do {
+            connection = try Self.open(location, migrator: migrator)
+            recovery = nil
+        } catch {
+            guard case .file(let url) = location, Self.isRecoverable(error) else { throw error }
+            let movedTo = try Self.moveAside(url)
+            connection = try Self.open(location, migrator: migrator)
+            recovery = CacheRecovery(error: error, movedTo: movedTo)
+        }
+        lastRecovery = recovery
+    }
+
+    /// The most recent recovery, including one made while running (see ``recovery`` for opening).
+    public var latestRecovery: CacheRecovery? {
+        lock.withLock { lastRecovery }
+    }
+
+    // MARK: Writing
+
+    /// Runs `body` in a write transaction on the store's queue and returns its result.
+    ///
+    /// Observers hear about the changes after the commit and before this method returns.
+    /// - Throws: what `body` throws (its changes are rolled back), or ``SQLiteError``.
+    @discardableResult
+    public func write<T: Sendable>(_ body: @escaping @Sendable (CacheTransaction) throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            let result = ResultBox<T>()
+            enqueueWrite({ transaction in result.value = try body(transaction) }) { error in
+                if let error { continuation.resume(throwing: error) } else { continuation.resume(returning: result.value!) }
+            }
+        }
+    }
+
+    /// Queues `body` for the next write transaction; `completion` runs on the main actor after
+    /// the commit (and after observers were told) with nil, or with the error that rolled it back.
+    public func enqueueWrite(
+        _ body: @escaping @Sendable (CacheTransaction) throws -> Void,
+        completion: @escaping @Sendable ((any Error)?) -> Void = { _ in }
+    ) {
+        let schedule = lock.withLock {
+            pending.append(PendingWrite(body: body, completion: completion))
+            defer { drainScheduled = true }
+            return !drainScheduled
+        }
+        if schedule { queue.async { self.drain() } }
+    }
+
+    /// On `queue`: commits every queued write in one transaction, then tells the main actor.
+    private func drain() {
+        let batch = lock.withLock {
+            defer { pending.removeAll(keepingCapacity: true); drainScheduled = false }
+            return pending
+        }
+        guard !batch.isEmpty else { return }
+        let transaction = CacheTransaction(connection: connection)
+        var outcomes: [(any Error)?] = Array(repeating: nil, count: batch.count)
+        var failure: (any Error)?
+        do {
+            try connection.transaction {
+                for (index, write) in batch.enumerated() {
+                    do { try transaction.run(write.body) }
+                    catch { outcomes[index] = error }
+                }
+            }
+        } catch {
+            failure = error
+        }
+        var change = failure == nil ? transaction.change : [:]
+        if let failure, let rebuilt = recoverIfDamaged(failure) { change = rebuilt }
+        let results = outcomes.map { $0 ?? failure }
+        let completions = batch.map(\.completion)
+        let hub = self.hub
+        DispatchQueue.main.async {
+            MainActor.assumeIsolated {
+                if !change.isEmpty { hub.publish(change) }
+                for (completion, error) in zip(completions, results) { completion(error) }
+            }
+        }
+    }
+
+    // MARK: Reading
+
+    /// Runs `body` with the connection on the store's queue and returns its result.
+    ///
+    /// Use it for reads; changes made through the raw connection are not announced to observers.
+    public func read<T: Sendable>(_ body: @escaping @Sendable (SQLiteConnection) throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            queue.async {
+                continuation.resume(with: Result { try self.readOnQueue(body) })
+            }
+        }
+    }
+
+    /// Runs `body` on the queue, then `completion` on the main actor with its result.
+    func read<T: Sendable>(
+        _ body: @escaping @Sendable (SQLiteConnection) throws -> T,
+        completion: @escaping @MainActor @Sendable (Result<T, any Error>) -> Void
+    ) {
+        queue.async {
+            let result = Result { try self.readOnQueue(body) }
+            DispatchQueue.main.async { MainActor.assumeIsolated { completion(result) } }
+        }
+    }
+
+    /// Runs `body` on the caller's thread, waiting for the queue. For small reads the main actor
+    /// cannot defer (a collection row that is not decoded yet).
+    func readNow<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+        try queue.sync { try readOnQueue(body) }
+    }
+
+    private func readOnQueue<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+        do {
+            return try body(connection)
+        } catch {
+            if let rebuilt = recoverIfDamaged(error) {
+                let hub = self.hub
+                DispatchQueue.main.async { MainActor.assumeIsolated { hub.publish(rebuilt) } }
+            }
+            throw error
+        }
+    }
+
+    /// Closes the cache. Later reads and writes fail with ``SQLiteError/closed``; live objects
+    /// and collections report that error and keep what they show.
+    public func close() async {
+        await withCheckedContinuation { continuation in
+            queue.async {
+                self.connection.close()
+                continuation.resume()
+            }
+        }
+    }
+
+    // MARK: Opening and recovery
+
+    private static func open(_ location: SQLiteConnection.Location, migrator: SQLiteMigrator) throws -> SQLiteConnection {
+        if case .file(let url) = location {
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        }
+        let connection = try SQLiteConnection(location: location)
+        // Reading the schema touches the first pages: a damaged file usually fails here.
+        _ = try connection.query("SELECT name FROM sqlite_schema") { $0.string(0) }
+        try migrator.migrate(connection)
+        return connection
+    }
+
+    static func isRecoverable(_ error: any Error) -> Bool {
+        switch error {
+        case let error as SQLiteError: error.isCorruption
+        case SQLiteMigrator.Failure.databaseIsNewer: true
+        case SQLiteMigrator.Failure.migrationFailed(_, _, let underlying): isRecoverable(underlying)
+        default: false
+        }
+    }
+
+    /// Moves the file and its WAL and shared-memory companions to `<name>.damaged-<time>`.
+    private static func moveAside(_ url: URL) throws -> URL {
+        let stamp = Int(Date().timeIntervalSince1970 * 1000)
+        let target = url.deletingLastPathComponent().appendingPathComponent("\(url.lastPathComponent).damaged-\(stamp)")
+        let fileManager = FileManager.default
+        try fileManager.moveItem(at: url, to: target)
+        for suffix in ["-wal", "-shm"] {
+            let companion = URL(fileURLWithPath: url.path + suffix)
+            if fileManager.fileExists(atPath: companion.path) {
+                try? fileManager.moveItem(at: companion, to: URL(fileURLWithPath: target.path + suffix))
+            }
+        }
+        return target
+    }
+
+    /// On `queue`: if `error` shows the file is damaged, replaces it with a new cache and returns
+    /// a change that makes every observer of every table reload.
+    private func recoverIfDamaged(_ error: any Error) -> StoreChange? {
+        guard case .file(let url) = location, Self.isRecoverable(error) else { return nil }
+        connection.close()
+        do {
+            let movedTo = try Self.moveAside(url)
+            connection = try Self.open(location, migrator: migrator)
+            lock.withLock { lastRecovery = CacheRecovery(error: error, movedTo: movedTo) }
+        } catch {
+            return nil
+        }
+        let tables = (try? connection.query("SELECT name FROM sqlite_schema WHERE type = 'table'") { $0.string(0) }) ?? []
+        return Dictionary(uniqueKeysWithValues: tables.map { ($0, TableChange(isWholeTable: true)) })
+    }
+}
+
+/// A slot that carries a write's result out of its block; written once on the store's queue and
+/// read after the completion, so `@unchecked Sendable` is safe: the queue hop orders the accesses.
+private final class ResultBox<T>: @unchecked Sendable {
+    var value: T?
+}

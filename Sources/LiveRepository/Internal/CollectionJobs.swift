@@ -1,0 +1,42 @@
+/// The window reads a live collection has queued: run one at a time, in order, so each starts
+/// from the window the previous one left.
+struct CollectionJobs {
+    enum Job {
+        /// Read the first page from the anchor (at start, and on `resetPage()`).
+        case firstPage
+        /// Re-read the rows a commit touched.
+        case refresh(TableChange)
+        /// Add a page of cached rows beyond the boundary.
+        case extend
+        /// Move the boundary to at least this far (after a server page), then apply `then`.
+        case reach(CollectionWindow.Boundary, then: @MainActor (inout ServerProgress) -> Void)
+    }
+
+    /// What the collection knows of its server pages, changed when a `reach` job lands.
+    struct ServerProgress {
+        var cursor: String?
+        var exhausted = false
+        var pagesLoaded = 0
+        /// The key of the last record of the last server page: where the next page's range starts.
+        var lastKey: RowKey?
+    }
+
+    private(set) var pending: [Job] = []
+    var isRunning = false
+
+    /// Queues `job`; a refresh joins a refresh already waiting, since each reads the current cache.
+    mutating func enqueue(_ job: Job) {
+        if case .refresh(let change) = job,
+           let index = pending.firstIndex(where: { if case .refresh = $0 { true } else { false } }),
+           case .refresh(var waiting) = pending[index] {
+            waiting.formUnion(change)
+            pending[index] = .refresh(waiting)
+            return
+        }
+        pending.append(job)
+    }
+
+    mutating func next() -> Job? {
+        pending.isEmpty ? nil : pending.removeFirst()
+    }
+}

@@ -1,0 +1,90 @@
+/// The rows a live collection shows: a run of a query's results starting at the anchor and
+/// ending at a boundary. Pure state, with no I/O, so its rules are tested on their own.
+///
+/// Rows are kept in anchor order (index 0 is the row nearest the anchor). The window holds
+/// every matching row from the anchor up to and including `boundary`; with no boundary it
+/// holds every matching row. A new row therefore enters exactly when it matches the query and
+/// falls inside the boundary: with the newest end as anchor, or a window that reaches the end.
+struct CollectionWindow: Sendable {
+    /// Where a window ends.
+    enum Boundary: Sendable, Hashable {
+        /// Through the row with this key.
+        case through(RowKey)
+        /// Through the last matching row.
+        case end
+    }
+
+    /// Whether anchor order is ascending in the sort column.
+    let ascending: Bool
+    private(set) var rows: [RowKey] = []
+    private(set) var boundary: Boundary
+
+    init(ascending: Bool, boundary: Boundary = .end) {
+        self.ascending = ascending
+        self.boundary = boundary
+    }
+
+    var count: Int { rows.count }
+
+    /// Whether a row with `key` belongs inside the boundary.
+    func contains(_ key: RowKey) -> Bool {
+        switch boundary {
+        case .end: true
+        case .through(let last): !last.precedes(key, ascending: ascending)
+        }
+    }
+
+    /// Replaces every row, as a full read returns them (already in anchor order, inside the boundary).
+    mutating func replace(rows newRows: [RowKey], boundary newBoundary: Boundary) {
+        rows = newRows
+        boundary = newBoundary
+    }
+
+    /// Applies a change to some rows: every row whose rowid is in `touched` is dropped, then
+    /// `matches` (the touched rows that still match the query, in any order) are merged in
+    /// where they belong, if inside the boundary. Linear in the window plus `m log m`.
+    mutating func apply(touched: Set<Int64>, matches: [RowKey]) {
+        let incoming = matches.filter(contains).sorted { $0.precedes($1, ascending: ascending) }
+        var kept = rows
+        if !touched.isEmpty { kept.removeAll { touched.contains($0.rowid) } }
+        guard !incoming.isEmpty else { rows = kept; return }
+        var merged: [RowKey] = []
+        merged.reserveCapacity(kept.count + incoming.count)
+        var i = 0, j = 0
+        while i < kept.count, j < incoming.count {
+            if incoming[j].precedes(kept[i], ascending: ascending) {
+                merged.append(incoming[j]); j += 1
+            } else {
+                merged.append(kept[i]); i += 1
+            }
+        }
+        merged.append(contentsOf: kept[i...])
+        merged.append(contentsOf: incoming[j...])
+        rows = merged
+    }
+
+    /// Adds rows that lie beyond the boundary (read in anchor order) and moves the boundary.
+    mutating func extend(with beyond: [RowKey], boundary newBoundary: Boundary) {
+        rows.append(contentsOf: beyond)
+        boundary = newBoundary
+    }
+
+    /// The boundary after a server page that ends at `key` and has more after it: the further of
+    /// `key` and the window's last row, so a server page never hides rows already shown.
+    func boundary(reaching key: RowKey) -> Boundary {
+        let last: RowKey? = switch boundary {
+        case .end: rows.last
+        case .through(let through): through
+        }
+        guard let last, key.precedes(last, ascending: ascending) else { return .through(key) }
+        return .through(last)
+    }
+
+    /// The further of two boundaries in anchor order.
+    func further(_ a: Boundary, _ b: Boundary) -> Boundary {
+        switch (a, b) {
+        case (.end, _), (_, .end): .end
+        case (.through(let x), .through(let y)): x.precedes(y, ascending: ascending) ? b : a
+        }
+    }
+}

@@ -1,0 +1,158 @@
+import Foundation
+
+/// The reads behind a live collection's window, run on the store's queue.
+///
+/// Rows are identified by `(sort value, id, rowid)` only; whole records are decoded just for the
+/// rows a collection needs to show, so a window of any size stays small in memory.
+struct WindowReader<Record: CacheRecord>: Sendable {
+    let query: CacheQuery<Record>
+    /// Whether anchor order is ascending in the sort column.
+    let ascending: Bool
+
+    private var table: RecordTable { Record.table }
+    private var direction: String { ascending ? "ASC" : "DESC" }
+    private var keyColumns: String { "rowid, \(query.sortColumn), id" }
+    private var order: String { "ORDER BY \(query.sortColumn) \(direction), id \(direction)" }
+
+    /// The first `limit` rows from the anchor.
+    func first(_ limit: Int, in connection: SQLiteConnection) throws -> [RowKey] {
+        let (condition, bindings) = query.whereClause
+        let sql = "SELECT \(keyColumns) FROM \(table.name) WHERE \(condition) \(order) LIMIT ?"
+        return try connection.query(sql, bindings + [.int(limit)], row: Self.key)
+    }
+
+    /// Every row from the anchor through `boundary`.
+    func rows(through boundary: CollectionWindow.Boundary, in connection: SQLiteConnection) throws -> [RowKey] {
+        var (condition, bindings) = query.whereClause
+        if case .through(let key) = boundary {
+            condition += " AND " + Self.notAfter(key, column: query.sortColumn, ascending: ascending, bindings: &bindings)
+        }
+        return try connection.query("SELECT \(keyColumns) FROM \(table.name) WHERE \(condition) \(order)", bindings, row: Self.key)
+    }
+
+    /// Up to `limit` rows after `key` (all rows when `key` is nil), in anchor order.
+    func rows(after key: RowKey?, limit: Int, in connection: SQLiteConnection) throws -> [RowKey] {
+        var (condition, bindings) = query.whereClause
+        if let key {
+            condition += " AND NOT " + Self.notAfter(key, column: query.sortColumn, ascending: ascending, bindings: &bindings)
+        }
+        let sql = "SELECT \(keyColumns) FROM \(table.name) WHERE \(condition) \(order) LIMIT ?"
+        return try connection.query(sql, bindings + [.int(limit)], row: Self.key)
+    }
+
+    /// Every row after `key` (after none: from the anchor) through `boundary`, in anchor order.
+    func rows(after key: RowKey?, through boundary: CollectionWindow.Boundary, in connection: SQLiteConnection) throws -> [RowKey] {
+        let (condition, bindings) = range(after: key, through: boundary)
+        return try connection.query("SELECT \(keyColumns) FROM \(table.name) WHERE \(condition) \(order)", bindings, row: Self.key)
+    }
+
+    /// The query's condition limited to the rows after `key` through `boundary`.
+    func range(after key: RowKey?, through boundary: CollectionWindow.Boundary) -> (sql: String, bindings: [SQLiteValue]) {
+        var (condition, bindings) = query.whereClause
+        if let key {
+            condition += " AND NOT " + Self.notAfter(key, column: query.sortColumn, ascending: ascending, bindings: &bindings)
+        }
+        if case .through(let last) = boundary {
+            condition += " AND " + Self.notAfter(last, column: query.sortColumn, ascending: ascending, bindings: &bindings)
+        }
+        return (condition, bindings)
+    }
+
+    /// Deletes the cached rows of a server page's range that the page did not return: the
+    /// server no longer has them. Rows with a `syncState` column that is not `synced` are local
+    /// changes the server has not seen yet, and are kept.
+    func deleteStale(after key: RowKey?, through boundary: CollectionWindow.Boundary, keeping ids: [String],
+                     in transaction: CacheTransaction) throws {
+        var (condition, bindings) = range(after: key, through: boundary)
+        condition += " AND id NOT IN (SELECT value FROM json_each(?))"
+        bindings.append(.text(Self.jsonArray(ids)))
+        if table.columnIndex("syncState") != nil {
+            condition += " AND syncState = 'synced'"
+        }
+        try transaction.deleteRows(of: table, where: condition, bindings)
+    }
+
+    /// The key of a record in this query's order.
+    func key(of record: Record) -> RowKey {
+        let values = record.columnValues
+        let index = table.columnIndex(query.sortColumn) ?? 0
+        return RowKey(value: values[index], id: record.id, rowid: 0)
+    }
+
+    /// Those of `rowids` that match the query (boundary not applied), in no particular order.
+    func matching(_ rowids: some Collection<Int64>, in connection: SQLiteConnection) throws -> [RowKey] {
+        var (condition, bindings) = query.whereClause
+        bindings.insert(.text(Self.jsonArray(rowids)), at: 0)
+        condition = "rowid IN (SELECT value FROM json_each(?)) AND (\(condition))"
+        return try connection.query("SELECT \(keyColumns) FROM \(table.name) WHERE \(condition)", bindings, row: Self.key)
+    }
+
+    /// The records with these rowids, by rowid; rows deleted meanwhile are missing.
+    func records(_ rowids: some Collection<Int64>, in connection: SQLiteConnection) throws -> [Int64: Record] {
+        guard !rowids.isEmpty else { return [:] }
+        let sql = "SELECT \(table.columnList), rowid FROM \(table.name) WHERE rowid IN (SELECT value FROM json_each(?))"
+        let rowidColumn = table.columns.count
+        var result: [Int64: Record] = [:]
+        result.reserveCapacity(rowids.count)
+        for (rowid, record) in try connection.query(sql, [.text(Self.jsonArray(rowids))], row: {
+            ($0.int64(rowidColumn), try Record(row: $0))
+        }) {
+            result[rowid] = record
+        }
+        return result
+    }
+
+    private static func key(_ row: SQLiteRow) -> RowKey {
+        RowKey(value: row[1], id: row.string(2), rowid: row.int64(0))
+    }
+
+    private static func jsonArray(_ ids: [String]) -> String {
+        var text = "["
+        for (offset, id) in ids.enumerated() {
+            if offset > 0 { text += "," }
+            text += "\""
+            for scalar in id.unicodeScalars {
+                switch scalar {
+                case "\"": text += "\\\""
+                case "\\": text += "\\\\"
+                case _ where scalar.value < 0x20: text += String(format: "\\u%04x", scalar.value)
+                default: text.unicodeScalars.append(scalar)
+                }
+            }
+            text += "\""
+        }
+        return text + "]"
+    }
+
+    private static func jsonArray(_ rowids: some Collection<Int64>) -> String {
+        var text = "["
+        text.reserveCapacity(rowids.count * 8 + 2)
+        var first = true
+        for rowid in rowids {
+            if !first { text += "," }
+            text += String(rowid)
+            first = false
+        }
+        return text + "]"
+    }
+
+    /// SQL true for rows at or before `key` in anchor order, as SQLite sorts (`NULL` first);
+    /// never `NULL` itself, so `NOT` of it is exactly the rows after `key`.
+    private static func notAfter(_ key: RowKey, column: String, ascending: Bool, bindings: inout [SQLiteValue]) -> String {
+        let id = SQLiteValue.text(key.id)
+        switch (key.value, ascending) {
+        case (.null, true):
+            bindings += [id]
+            return "(\(column) IS NULL AND id <= ?)"
+        case (.null, false):
+            bindings += [id]
+            return "(\(column) IS NOT NULL OR id >= ?)"
+        case (let value, true):
+            bindings += [value, value, id]
+            return "(\(column) IS NULL OR \(column) < ? OR (\(column) = ? AND id <= ?))"
+        case (let value, false):
+            bindings += [value, value, id]
+            return "(\(column) IS NOT NULL AND (\(column) > ? OR (\(column) = ? AND id >= ?)))"
+        }
+    }
+}

@@ -1,0 +1,192 @@
+import Observation
+
+/// A query's results, kept current from the cache, the server and real-time changes, and read
+/// one row at a time.
+///
+/// A collection is a query over the cache plus a paging window. It opens at its ``anchor`` with
+/// one page (``pageSize``, 20 by default) and grows a page at a time with ``nextPage()`` or
+/// ``previousPage()``. Server pages are written into the cache and the collection re-reads its
+/// window from the cache, so a collection, the live objects and the other collections over the
+/// same rows always agree.
+///
+/// The flow is the live object's: cached rows are delivered at once with ``DataStatus/local``;
+/// the server's first page follows with ``DataStatus/fresh``; then every change to a row the
+/// window shows, and every new row that matches the query inside the window, calls observers
+/// again with a ``CollectionChange`` leading to the new state. A new row enters only inside the
+/// window: always at the anchor's end, at the far end only once the window reaches it.
+///
+/// Rows are not all in memory: the window holds each row's sort key, and records are decoded in
+/// small batches when ``object(at:)`` first asks for them, so a window of 100,000 rows costs a
+/// few megabytes. The rows nearest the anchor, and rows that change, are decoded on the store's
+/// queue ahead of time; a row far from them is read when asked for (a short read of the cache).
+///
+/// ```swift
+/// let messages = repository.messages(channelId: "general")
+/// token = messages.observe { collection, change, error in
+///     tableView.apply(change)                 // nil: reload everything
+///     footer.isHidden = !collection.hasPrevious
+/// }
+/// ```
+@MainActor
+public final class LiveCollection<Record: CacheRecord>: Observable {
+    /// The query the collection shows.
+    public let query: CacheQuery<Record>
+    /// The number of rows a page adds.
+    public let pageSize: Int
+    /// The end the collection opens at and grows from.
+    public let anchor: CollectionAnchor
+
+    struct State {
+        var dataStatus = DataStatus.notExist
+        var loadingStatus = LoadingStatus.notLoading
+        var error: (any Error)?
+        var window: CollectionWindow
+        var server = CollectionJobs.ServerProgress()
+    }
+
+    let store: LiveStore
+    let reader: WindowReader<Record>
+    let fetchPage: (@Sendable (_ cursor: String?, _ limit: Int) async throws -> RemotePage<Record>)?
+    let revisions = Revisions()
+    private let registrar = ObservationRegistrar()
+    var state: State
+    /// Decoded records by rowid: the rows near the anchor and those read lately.
+    var decoded: [Int64: Record] = [:]
+    var jobs = CollectionJobs()
+    var fetchGeneration = 0
+    /// Server pages asked for by `nextPage()`/`previousPage()` while another was loading.
+    var wantedServerPages = 0
+    /// While a server page is being stored: the rows observers saw last, and the rows touched
+    /// since. The page's own writes then reach observers as one delivery, with the fresh status.
+    var held: (rows: [Int64], touched: Set<Int64>)?
+
+    /// Creates a collection and starts loading it: the first page from the cache at once, and
+    /// from the server through `fetchPage` when one is given.
+    ///
+    /// - Parameters:
+    ///   - pageSize: the rows a page adds; 20 by default, as in Amity's SDK.
+    ///   - anchor: the end to open at; see ``CollectionAnchor``.
+    ///   - fetchPage: asks the server for the page at a cursor (nil: the first page), starting
+    ///     from the anchor, with at most `limit` records. Nil for a cache-only collection.
+    public init(
+        store: LiveStore,
+        query: CacheQuery<Record>,
+        pageSize: Int = 20,
+        anchor: CollectionAnchor = .start,
+        fetchPage: (@Sendable (_ cursor: String?, _ limit: Int) async throws -> RemotePage<Record>)?
+    ) {
+        precondition(pageSize > 0, "a page holds at least one row")
+        self.store = store
+        self.query = query
+        self.pageSize = pageSize
+        self.anchor = anchor
+        self.fetchPage = fetchPage
+        let ascending = anchor == .start ? query.ascending : !query.ascending
+        self.reader = WindowReader(query: query, ascending: ascending)
+        self.state = State(window: CollectionWindow(ascending: ascending))
+        store.hub.addCollection(self, table: Record.table.name)
+        schedule(.firstPage)
+        loadServerPage(cursor: nil)
+    }
+
+    // MARK: Reading
+
+    /// Where the rows come from: nothing yet, the cache, or the server.
+    public var dataStatus: DataStatus { read().dataStatus }
+    /// The state of the latest server request.
+    public var loadingStatus: LoadingStatus { read().loadingStatus }
+    /// The latest error from the server or the cache, or nil. Cleared by the next success.
+    public var error: (any Error)? { read().error }
+    /// The number of rows in the window.
+    public var count: Int { read().window.count }
+
+    /// The record at `index` (0 is the first row of the query's order in the window), or nil
+    /// when `index` is out of range or the row was deleted a moment ago (a delivery follows).
+    public func object(at index: Int) -> Record? {
+        let rows = read().window.rows
+        guard rows.indices.contains(index) else { return nil }
+        let row = rows[anchorIndex(index, count: rows.count)]
+        if let record = decoded[row.rowid] { return record }
+        decodeNear(index)
+        return decoded[row.rowid]
+    }
+
+    /// Every record in the window, in order. This decodes the whole window: prefer ``count`` and
+    /// ``object(at:)`` for large ones.
+    public func allObjects() -> [Record] {
+        let rows = read().window.rows
+        let missing = rows.lazy.map(\.rowid).filter { self.decoded[$0] == nil }
+        if !missing.isEmpty { decode(Array(missing)) }
+        return (0..<rows.count).compactMap { decoded[rows[anchorIndex($0, count: rows.count)].rowid] }
+    }
+
+    /// The records of the window, in order: the same as ``allObjects()``, as a property.
+    public var snapshots: [Record] { allObjects() }
+
+    /// Whether a page can be added after the window's last row.
+    public var hasNext: Bool { anchor == .start && canGrow(read()) }
+    /// Whether a page can be added before the window's first row.
+    public var hasPrevious: Bool { anchor == .end && canGrow(read()) }
+
+    private func canGrow(_ state: State) -> Bool {
+        state.window.boundary != .end || (fetchPage != nil && !state.server.exhausted)
+    }
+
+    func read() -> State {
+        registrar.access(self, keyPath: \.state)
+        return state
+    }
+
+    /// Maps a public index to the window's anchor-order index and back (the same map both ways).
+    func anchorIndex(_ index: Int, count: Int) -> Int {
+        anchor == .start ? index : count - 1 - index
+    }
+
+    /// Applies `body` in one observable mutation and calls observers with `change` when
+    /// something they can see changed.
+    func update(change: CollectionChange?, publish: Bool = true, _ body: (inout State) -> Void) {
+        let before = state
+        var next = state
+        body(&next)
+        let statusVisible = next.dataStatus != before.dataStatus || next.error != nil
+            || (before.error != nil && next.error == nil)
+            || (next.loadingStatus != before.loadingStatus && next.loadingStatus != .loading)
+        let visible = statusVisible || !(change?.isEmpty ?? true)
+        registrar.withMutation(of: self, keyPath: \.state) { state = next }
+        if visible && publish { revisions.publish(change) }
+    }
+
+    // MARK: Observing
+
+    /// Calls `block` now if there is something to show, then after every visible change, until
+    /// the returned token is invalidated or released.
+    ///
+    /// The block gets this collection, the ``CollectionChange`` from the state the observer saw
+    /// last (nil on the first call, or when the observer missed a state), and the error of the
+    /// delivery, if any. It is called on the main actor.
+    public func observe(
+        _ block: @escaping (LiveCollection<Record>, CollectionChange?, (any Error)?) -> Void
+    ) -> NotificationToken {
+        revisions.observe { [unowned self] change in block(self, change, state.error) }
+    }
+
+    /// Calls `block` exactly once, then ends the observation.
+    ///
+    /// By default the call comes with the first delivery, which is the cached rows when there
+    /// are some, as the seed documents. Pass `.fresh` to wait for the server's first page (or its
+    /// error). Keep the token until the call comes: releasing it cancels the wait.
+    public func observeOnce(
+        _ condition: ObserveOnceCondition = .firstDelivery,
+        _ block: @escaping (LiveCollection<Record>, CollectionChange?, (any Error)?) -> Void
+    ) -> NotificationToken {
+        revisions.observe(once: true, accept: { [unowned self] in
+            condition == .firstDelivery || state.dataStatus == .fresh || state.error != nil
+        }) { [unowned self] change in block(self, change, state.error) }
+    }
+}
+
+extension LiveCollection: CacheChangeListener {
+    func cacheDidChange(_ change: TableChange) {
+        schedule(.refresh(change))
+    }
+}

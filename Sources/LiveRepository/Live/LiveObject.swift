@@ -1,0 +1,194 @@
+import Observation
+
+/// One record, kept current from the cache, the server and real-time changes.
+///
+/// The flow is the one Amity's and Eko's SDKs document. When the cache holds the record, every
+/// observer is called at once (on the main actor) with it and ``dataStatus`` is
+/// ``DataStatus/local``. In parallel the server is asked; when it answers, observers are called
+/// again with ``DataStatus/fresh``. Any later change to the record from any source (a real-time
+/// event, a local write, a collection page that carried it) calls them again. A failing server
+/// sets ``loadingStatus`` to ``LoadingStatus/error`` and delivers the ``error``; local data stays.
+/// Nothing is called when nothing an observer can see changed.
+///
+/// ```swift
+/// let user = repository.user(id: "ada")
+/// token = user.observe { user, error in
+///     guard let snapshot = user.snapshot else { return }
+///     nameLabel.text = snapshot.displayName    // local first, then fresh
+/// }
+/// ```
+///
+/// Live objects are `Observable`: SwiftUI views and `withObservationTracking` see
+/// ``dataStatus``, ``loadingStatus``, ``snapshot`` and ``error`` change together, in one
+/// mutation, so nobody ever reads a new status with an old snapshot or the reverse.
+@MainActor
+public final class LiveObject<Record: CacheRecord>: Observable {
+    /// The `id` of the record.
+    public let id: String
+
+    private struct State {
+        var dataStatus = DataStatus.notExist
+        var loadingStatus = LoadingStatus.notLoading
+        var snapshot: Record?
+        var error: (any Error)?
+    }
+
+    private let store: LiveStore
+    private let fetch: (@Sendable () async throws -> Record?)?
+    private let revisions = Revisions()
+    private let registrar = ObservationRegistrar()
+    private var state = State()
+    private var fetchGeneration = 0
+
+    /// Creates a live object for the record `id` and starts loading it: from the cache at once,
+    /// and from the server through `fetch` when one is given (nil: the server does not know the
+    /// record). Usually a repository creates it for you.
+    ///
+    /// - Parameter fetch: asks the server for the record; nil means it does not exist there.
+    public init(store: LiveStore, id: String, fetch: (@Sendable () async throws -> Record?)?) {
+        self.store = store
+        self.id = id
+        self.fetch = fetch
+        store.hub.addObject(self, table: Record.table.name, id: id)
+        reloadFromCache()
+        refresh()
+    }
+
+    // MARK: State
+
+    /// Where ``snapshot`` comes from: nothing yet, the cache, or the server.
+    public var dataStatus: DataStatus { read().dataStatus }
+    /// The state of the latest server request.
+    public var loadingStatus: LoadingStatus { read().loadingStatus }
+    /// The record, or nil when it is not known or does not exist.
+    public var snapshot: Record? { read().snapshot }
+    /// The latest error from the server or the cache, or nil. Cleared by the next success.
+    public var error: (any Error)? { read().error }
+
+    private func read() -> State {
+        registrar.access(self, keyPath: \.state)
+        return state
+    }
+
+    /// Applies `body` to the state in one observable mutation; calls observers when something
+    /// they can see changed (a move to `.loading` alone changes the property but calls no one).
+    private func update(_ body: (inout State) -> Void) {
+        var next = state
+        body(&next)
+        let visible = next.dataStatus != state.dataStatus || next.snapshot != state.snapshot
+            || next.error != nil || (state.error != nil && next.error == nil)
+            || (next.loadingStatus != state.loadingStatus && next.loadingStatus != .loading)
+        let changed = visible || next.loadingStatus != state.loadingStatus
+        guard changed else { return }
+        registrar.withMutation(of: self, keyPath: \.state) { state = next }
+        if visible { revisions.publish() }
+    }
+
+    // MARK: Observing
+
+    /// Calls `block` now if there is something to show, then after every visible change, until
+    /// the returned token is invalidated or released.
+    ///
+    /// The block gets this live object (read ``snapshot`` and the statuses from it) and the
+    /// error of the delivery, if any. It is called on the main actor.
+    public func observe(_ block: @escaping (LiveObject<Record>, (any Error)?) -> Void) -> NotificationToken {
+        revisions.observe { [unowned self] _ in block(self, state.error) }
+    }
+
+    /// Calls `block` exactly once, then ends the observation.
+    ///
+    /// By default the call comes with the first delivery, which is the cached record when there
+    /// is one, as the seed documents. Pass `.fresh` to wait for the server's answer (or its error).
+    /// Keep the token until the call comes: releasing it cancels the wait.
+    public func observeOnce(
+        _ condition: ObserveOnceCondition = .firstDelivery,
+        _ block: @escaping (LiveObject<Record>, (any Error)?) -> Void
+    ) -> NotificationToken {
+        revisions.observe(once: true, accept: { [unowned self] in
+            condition == .firstDelivery || state.dataStatus == .fresh || state.error != nil
+        }) { [unowned self] _ in block(self, state.error) }
+    }
+
+    // MARK: Loading
+
+    /// Asks the server for the record again. Does nothing without a server.
+    public func refresh() {
+        guard let fetch else { return }
+        fetchGeneration += 1
+        let generation = fetchGeneration
+        update { $0.loadingStatus = .loading }
+        Task { [weak self] in
+            let result: Result<Record?, any Error>
+            do { result = .success(try await fetch()) } catch { result = .failure(error) }
+            self?.serverAnswered(result, generation: generation)
+        }
+    }
+
+    private func serverAnswered(_ result: Result<Record?, any Error>, generation: Int) {
+        guard generation == fetchGeneration else { return }
+        switch result {
+        case .failure(let error):
+            update {
+                $0.loadingStatus = .error
+                $0.error = error
+                if $0.snapshot == nil { $0.dataStatus = .error }
+            }
+        case .success(let record):
+            let id = self.id
+            store.enqueueWrite({ transaction in
+                if let record { try transaction.upsert(record) } else { try transaction.delete(Record.self, id: id) }
+            }, completion: { [weak self] error in
+                MainActor.assumeIsolated {
+                    self?.serverRecordStored(record, error: error, generation: generation)
+                }
+            })
+        }
+    }
+
+    private func serverRecordStored(_ record: Record?, error: (any Error)?, generation: Int) {
+        guard generation == fetchGeneration else { return }
+        update {
+            $0.snapshot = record
+            $0.dataStatus = record == nil ? .notExist : .fresh
+            $0.loadingStatus = .loaded
+            // The server's answer stands even if the cache could not keep it; say why it won't last.
+            $0.error = error
+        }
+    }
+
+    /// Reads the record from the cache and shows it, keeping a fresh status fresh.
+    private func reloadFromCache() {
+        let id = self.id
+        store.read({ connection in
+            try connection.queryFirst(
+                "SELECT \(Record.table.columnList) FROM \(Record.table.name) WHERE id = ?", [.text(id)]
+            ) { try Record(row: $0) }
+        }, completion: { [weak self] result in
+            self?.cacheAnswered(result)
+        })
+    }
+
+    private func cacheAnswered(_ result: Result<Record?, any Error>) {
+        update {
+            switch result {
+            case .success(let record):
+                $0.snapshot = record
+                if record == nil {
+                    $0.dataStatus = .notExist
+                } else if $0.dataStatus != .fresh {
+                    $0.dataStatus = .local
+                }
+                if $0.loadingStatus != .error { $0.error = nil }
+            case .failure(let error):
+                $0.error = error
+                if $0.snapshot == nil { $0.dataStatus = .error }
+            }
+        }
+    }
+}
+
+extension LiveObject: CacheChangeListener {
+    func cacheDidChange(_ change: TableChange) {
+        reloadFromCache()
+    }
+}
