@@ -120,9 +120,16 @@ public final class SQLiteConnection {
     }
 
     /// The cached prepared statement for `sql`, prepared on first use.
+    ///
+    /// While the cached statement is between rows (a query over it is still reading, say a
+    /// nested query runs the same SQL from its row block), this returns a new, uncached
+    /// statement instead, so that the nested use cannot reset the outer one.
     public func statement(_ sql: String) throws -> SQLiteStatement {
-        if let cached = statements[sql] { return cached }
         guard handle != nil else { throw SQLiteError.closed }
+        if let cached = statements[sql] {
+            if sqlite3_stmt_busy(cached.handle) == 0 { return cached }
+            return try SQLiteStatement(connection: self, sql: sql)
+        }
         let statement = try SQLiteStatement(connection: self, sql: sql)
         statements[sql] = statement
         return statement

@@ -57,7 +57,8 @@ public final class SQLiteStatement {
         case .real(let real):
             code = sqlite3_bind_double(handle, index, real)
         case .text(let text):
-            code = sqlite3_bind_text(handle, index, text, -1, csqlite_transient())
+            // The byte count, not -1: with -1 SQLite stops at the first NUL and drops the rest.
+            code = sqlite3_bind_text(handle, index, text, Int32(text.utf8.count), csqlite_transient())
         case .blob(let bytes):
             code = bytes.withUnsafeBytes {
                 sqlite3_bind_blob(handle, index, $0.baseAddress, Int32($0.count), csqlite_transient())
