@@ -18,8 +18,8 @@ struct RowKey: Sendable, Hashable {
         case (.null, _): return -1
         case (_, .null): return 1
         case (.integer(let a), .integer(let b)): return a < b ? -1 : (a == b ? 0 : 1)
-        case (.integer(let a), .real(let b)): return compareNumbers(Double(a), b)
-        case (.real(let a), .integer(let b)): return compareNumbers(a, Double(b))
+        case (.integer(let a), .real(let b)): return compareExactly(a, b)
+        case (.real(let a), .integer(let b)): return -compareExactly(b, a)
         case (.real(let a), .real(let b)): return compareNumbers(a, b)
         case (.integer, _), (.real, _): return -1
         case (_, .integer), (_, .real): return 1
@@ -31,6 +31,17 @@ struct RowKey: Sendable, Hashable {
     }
 
     private static func compareNumbers(_ a: Double, _ b: Double) -> Int { a < b ? -1 : (a == b ? 0 : 1) }
+
+    /// Compares an integer with a real exactly, as SQLite does: converting the integer to a
+    /// `Double` would round integers beyond 2^53 and tie values that SQLite orders.
+    private static func compareExactly(_ a: Int64, _ b: Double) -> Int {
+        if b.isNaN { return 1 }  // SQLite stores NaN as NULL; never reached with stored values.
+        if b < -9.223372036854775808e18 { return 1 }
+        if b >= 9.223372036854775808e18 { return -1 }
+        let whole = Int64(b.rounded(.down))  // exact: |b| < 2^63
+        if a != whole { return a < whole ? -1 : 1 }
+        return Double(whole) < b ? -1 : 0
+    }
 
     private static func compareBytes<A: Sequence, B: Sequence>(_ a: A, _ b: B) -> Int
     where A.Element == UInt8, B.Element == UInt8 {

@@ -39,7 +39,11 @@ public final class LiveCollection<Record: CacheRecord>: Observable {
     struct State {
         var dataStatus = DataStatus.notExist
         var loadingStatus = LoadingStatus.notLoading
-        var error: (any Error)?
+        /// Every assignment counts as news (errors are not comparable): see ``errorRevision``.
+        var error: (any Error)? { didSet { errorRevision &+= 1 } }
+        /// Bumped by every assignment to ``error``, so that an update can tell a newly set (or
+        /// cleared) error from one merely still present.
+        private(set) var errorRevision = 0
         var window: CollectionWindow
         var server = CollectionJobs.ServerProgress()
     }
@@ -148,8 +152,8 @@ public final class LiveCollection<Record: CacheRecord>: Observable {
         let before = state
         var next = state
         body(&next)
-        let statusVisible = next.dataStatus != before.dataStatus || next.error != nil
-            || (before.error != nil && next.error == nil)
+        let errorChanged = next.errorRevision != before.errorRevision && (next.error != nil || before.error != nil)
+        let statusVisible = next.dataStatus != before.dataStatus || errorChanged
             || (next.loadingStatus != before.loadingStatus && next.loadingStatus != .loading)
         let visible = statusVisible || !(change?.isEmpty ?? true)
         registrar.withMutation(of: self, keyPath: \.state) { state = next }

@@ -30,7 +30,11 @@ public final class LiveObject<Record: CacheRecord>: Observable {
         var dataStatus = DataStatus.notExist
         var loadingStatus = LoadingStatus.notLoading
         var snapshot: Record?
-        var error: (any Error)?
+        /// Every assignment counts as news (errors are not comparable): see ``errorRevision``.
+        var error: (any Error)? { didSet { errorRevision &+= 1 } }
+        /// Bumped by every assignment to ``error``, so that an update can tell a newly set (or
+        /// cleared) error from one merely still present.
+        private(set) var errorRevision = 0
     }
 
     private let store: LiveStore
@@ -75,8 +79,8 @@ public final class LiveObject<Record: CacheRecord>: Observable {
     private func update(_ body: (inout State) -> Void) {
         var next = state
         body(&next)
-        let visible = next.dataStatus != state.dataStatus || next.snapshot != state.snapshot
-            || next.error != nil || (state.error != nil && next.error == nil)
+        let errorChanged = next.errorRevision != state.errorRevision && (next.error != nil || state.error != nil)
+        let visible = next.dataStatus != state.dataStatus || next.snapshot != state.snapshot || errorChanged
             || (next.loadingStatus != state.loadingStatus && next.loadingStatus != .loading)
         let changed = visible || next.loadingStatus != state.loadingStatus
         guard changed else { return }

@@ -1,0 +1,250 @@
+import Dispatch
+import Foundation
+@testable import LiveRepository
+import Testing
+
+@MainActor
+@Suite(.timeLimit(.minutes(1))) struct LiveStoreTests {
+    enum Kind: String, CaseIterable, Sendable { case inMemory, file }
+
+    struct Abort: Error, Equatable {}
+
+    /// A store of `kind`, and the directory holding it (nil in memory) to keep alive.
+    func makeStore(_ kind: Kind) throws -> (LiveStore, TemporaryDirectory?) {
+        switch kind {
+        case .inMemory:
+            return (try LiveStore(location: .inMemory, migrations: Note.migrations), nil)
+        case .file:
+            let directory = try TemporaryDirectory()
+            return (try LiveStore(location: .file(directory.file("cache.sqlite")), migrations: Note.migrations), directory)
+        }
+    }
+
+    @Test(arguments: Kind.allCases)
+    func writeReturnsTheBodysResultAndReadsSeeIt(kind: Kind) async throws {
+        let (store, directory) = try makeStore(kind)
+        let result = try await store.write { transaction -> String in
+            try transaction.upsert(Note(id: "a", rank: 1, body: "hello"))
+            return "done"
+        }
+        #expect(result == "done")
+        let count = try await store.write { try $0.upsert(contentsOf: Note.numbered(3)) }
+        #expect(count == 3)
+        #expect(try await noteIDs(in: store) == ["a", "n1", "n2", "n3"])
+        let body = try await store.read { try $0.queryFirst("SELECT body FROM notes WHERE id = 'a'") { $0.string(0) } }
+        #expect(body == "hello")
+        #expect(store.recovery == nil)
+        _ = directory
+    }
+
+    @Test(arguments: Kind.allCases)
+    func aThrowingWriteRollsBackOnlyItself(kind: Kind) async throws {
+        let (store, directory) = try makeStore(kind)
+        let objects = ["a", "b", "c"].map { LiveObject<Note>(store: store, id: $0, fetch: nil) }
+        let logs = objects.map { object in
+            let log = Deliveries<String?>()
+            return (log, object.observe { object, _ in log.record(object.snapshot?.body) })
+        }
+        // Hold the queue so that the three writes are committed in one batch.
+        let gate = DispatchSemaphore(value: 0)
+        store.read({ _ in gate.wait() }, completion: { (_: Result<Void, any Error>) in })
+        let outcomes = Deliveries<(String, String?)>()
+        store.enqueueWrite({ try $0.upsert(Note(id: "a", rank: 1, body: "kept")) },
+                           completion: { error in MainActor.assumeIsolated { outcomes.record(("a", error.map { "\($0)" })) } })
+        store.enqueueWrite({ transaction in
+            try transaction.upsert(Note(id: "b", rank: 2, body: "rolled back"))
+            throw Abort()
+        }, completion: { error in MainActor.assumeIsolated { outcomes.record(("b", error.map { "\($0)" })) } })
+        store.enqueueWrite({ try $0.upsert(Note(id: "c", rank: 3, body: "kept too")) },
+                           completion: { error in MainActor.assumeIsolated { outcomes.record(("c", error.map { "\($0)" })) } })
+        gate.signal()
+        let results = [try await outcomes.next(), try await outcomes.next(), try await outcomes.next()]
+        #expect(results.map(\.0) == ["a", "b", "c"])
+        #expect(results[0].1 == nil)
+        #expect(results[1].1 != nil)
+        #expect(results[2].1 == nil)
+        #expect(try await noteIDs(in: store) == ["a", "c"])
+        // Observers were told about the committed writes only.
+        #expect(try await logs[0].0.next() == "kept")
+        #expect(try await logs[2].0.next() == "kept too")
+        await settle(store)
+        #expect(logs[1].0.all.isEmpty)
+        _ = (logs, directory)
+    }
+
+    @Test func aThrowingWriteRethrowsItsError() async throws {
+        let (store, _) = try makeStore(.inMemory)
+        await #expect(throws: Abort.self) {
+            try await store.write { transaction in
+                try transaction.upsert(Note(id: "a", rank: 1))
+                throw Abort()
+            }
+        }
+        #expect(try await noteIDs(in: store).isEmpty)
+    }
+
+    @Test func observersAreToldAfterTheCommit() async throws {
+        let directory = try TemporaryDirectory()
+        let url = directory.file("cache.sqlite")
+        let store = try LiveStore(location: .file(url), migrations: Note.migrations)
+        let object = LiveObject<Note>(store: store, id: "a", fetch: nil)
+        // In the callback, another connection must already see the row: it was committed.
+        let seen = Deliveries<String?>()
+        let token = object.observe { object, _ in
+            let other = try? SQLiteConnection(location: .file(url), readOnly: true)
+            let body = try? other?.queryFirst("SELECT body FROM notes WHERE id = 'a'") { $0.string(0) }
+            seen.record(body ?? nil)
+            _ = object
+        }
+        try await store.write { try $0.upsert(Note(id: "a", rank: 1, body: "committed")) }
+        #expect(try await seen.next() == "committed")
+        await #expect(throws: Abort.self) {
+            try await store.write { transaction in
+                try transaction.upsert(Note(id: "a", rank: 1, body: "never"))
+                throw Abort()
+            }
+        }
+        await settle(store)
+        #expect(seen.unread == 0)
+        #expect(object.snapshot?.body == "committed")
+        _ = token
+    }
+
+    @Test(arguments: Kind.allCases)
+    func closingMakesLaterReadsAndWritesFail(kind: Kind) async throws {
+        let (store, directory) = try makeStore(kind)
+        try await store.write { try $0.upsert(Note(id: "a", rank: 1)) }
+        await store.close()
+        await #expect(throws: SQLiteError.closed) { try await store.read { try $0.query("SELECT id FROM notes") { $0.string(0) } } }
+        await #expect(throws: SQLiteError.closed) { try await store.write { try $0.upsert(Note(id: "b", rank: 2)) } }
+
+        let object = LiveObject<Note>(store: store, id: "a", fetch: nil)
+        let log = Deliveries<String?>()
+        let token = object.observe { _, error in log.record(error.map { "\($0)" }) }
+        #expect(try await log.next() == "\(SQLiteError.closed)")
+        #expect(object.error as? SQLiteError == .closed)
+        #expect(object.dataStatus == .error)
+        _ = (token, directory)
+    }
+
+    @Test func aLiveObjectKeepsItsSnapshotAndReportsTheErrorAfterClose() async throws {
+        let store = try await makeNoteStore([Note(id: "a", rank: 1, body: "cached")])
+        let server = RecordServer<Note>()
+        let object = LiveObject<Note>(store: store, id: "a", fetch: { try await server.fetch() })
+        let log = Deliveries<(DataStatus, String?, String?)>()
+        let token = object.observe { object, error in log.record((object.dataStatus, object.snapshot?.body, error.map { "\($0)" })) }
+        #expect(try await log.next().0 == .local)
+        await store.close()
+        await server.answer(.failure(TestServerError()))
+        let failed = try await log.next()
+        #expect(failed.1 == "cached")
+        #expect(failed.2 != nil)
+        object.refresh()
+        await server.answer(.success(Note(id: "a", rank: 1, body: "server")))
+        let stored = try await log.next()
+        // The server's answer is shown, and the cache's failure to keep it is reported.
+        #expect(stored.1 == "server")
+        #expect(object.error as? SQLiteError == .closed)
+        _ = token
+    }
+
+    @Test func aCorruptFileIsMovedAsideAndReplaced() async throws {
+        let directory = try TemporaryDirectory()
+        let url = directory.file("cache.sqlite")
+        let garbage = Data((0..<8192).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) })
+        try garbage.write(to: url)
+        let store = try LiveStore(location: .file(url), migrations: Note.migrations)
+        let recovery = try #require(store.recovery)
+        #expect((recovery.error as? SQLiteError)?.isCorruption == true)
+        #expect(recovery.movedTo.lastPathComponent.hasPrefix("cache.sqlite.damaged-"))
+        #expect(FileManager.default.fileExists(atPath: recovery.movedTo.path))
+        #expect(try Data(contentsOf: recovery.movedTo) == garbage)
+        #expect(directory.contents.contains { $0.hasPrefix("cache.sqlite.damaged-") })
+        let stamp = recovery.movedTo.lastPathComponent.dropFirst("cache.sqlite.damaged-".count)
+        #expect(Int(stamp) != nil)
+        #expect(store.latestRecovery != nil)
+        // The new cache works.
+        try await store.write { try $0.upsert(Note(id: "a", rank: 1)) }
+        #expect(try await noteIDs(in: store) == ["a"])
+    }
+
+    @Test func aDatabaseFromANewerSchemaIsRebuilt() async throws {
+        let directory = try TemporaryDirectory()
+        let url = directory.file("cache.sqlite")
+        do {
+            let connection = try SQLiteConnection(location: .file(url))
+            try connection.executeScript("CREATE TABLE future (x); INSERT INTO future VALUES (1);")
+            try connection.setUserVersion(99)
+            connection.close()
+        }
+        let store = try LiveStore(location: .file(url), migrations: Note.migrations)
+        let recovery = try #require(store.recovery)
+        guard case SQLiteMigrator.Failure.databaseIsNewer(let found, let known) = recovery.error else {
+            Issue.record("unexpected error \(recovery.error)")
+            return
+        }
+        #expect(found == 99)
+        #expect(known == 1)
+        #expect(directory.contents.contains { $0.hasPrefix("cache.sqlite.damaged-") })
+        let version = try await store.read { try $0.userVersion() }
+        #expect(version == 1)
+        try await store.write { try $0.upsert(Note(id: "a", rank: 1)) }
+        #expect(try await noteIDs(in: store) == ["a"])
+    }
+
+    @Test func migrationsRunOnceAndDataPersists() async throws {
+        let directory = try TemporaryDirectory()
+        let url = directory.file("cache.sqlite")
+        let runs = Counter()
+        let migrations = [
+            SQLiteMigration(version: 1, name: "create notes") { connection in
+                runs.increment()
+                try connection.executeScript(Note.table.createStatements)
+            },
+        ]
+        do {
+            let store = try LiveStore(location: .file(url), migrations: migrations)
+            try await store.write { try $0.upsert(Note(id: "a", rank: 1, body: "persisted")) }
+            await store.close()
+        }
+        #expect(runs.value == 1)
+        let reopened = try LiveStore(location: .file(url), migrations: migrations)
+        #expect(runs.value == 1)
+        #expect(reopened.recovery == nil)
+        let note = try await reopened.write { try $0.record(Note.self, id: "a") }
+        #expect(note?.body == "persisted")
+    }
+
+    @Test func anInMemoryStoreStartsEmptyEachTime() async throws {
+        let first = try await makeNoteStore([Note(id: "a", rank: 1)])
+        let second = try LiveStore(location: .inMemory, migrations: Note.migrations)
+        #expect(try await noteIDs(in: first) == ["a"])
+        #expect(try await noteIDs(in: second).isEmpty)
+    }
+
+    @Test func anUnwritableLocationThrows() async throws {
+        let directory = try TemporaryDirectory()
+        let blocker = directory.file("not-a-folder")
+        try Data("x".utf8).write(to: blocker)
+        #expect(throws: (any Error).self) {
+            try LiveStore(location: .file(blocker.appendingPathComponent("cache.sqlite")), migrations: Note.migrations)
+        }
+    }
+
+    @Test func releasedLiveObjectsAreNotKeptByTheStore() async throws {
+        let store = try await makeNoteStore([Note(id: "a", rank: 1)])
+        var object: LiveObject<Note>? = LiveObject<Note>(store: store, id: "a", fetch: nil)
+        var collection: LiveCollection<Note>? = LiveCollection(store: store, query: CacheQuery<Note>(orderBy: "rank"), fetchPage: nil)
+        #expect(store.hub.liveListenerCount == 2)
+        await settle(store)
+        weak let weakObject = object
+        weak let weakCollection = collection
+        object = nil
+        collection = nil
+        #expect(weakObject == nil)
+        #expect(weakCollection == nil)
+        #expect(store.hub.liveListenerCount == 0)
+        try await store.write { try $0.upsert(Note(id: "a", rank: 2)) }
+        await settle(store)
+    }
+}

@@ -1,0 +1,117 @@
+import LiveData
+@testable import LiveRepository
+import Testing
+
+@MainActor
+@Suite(.timeLimit(.minutes(1))) struct NotificationTokenTests {
+    final class Witness {}
+
+    @Test func invalidateStopsTheBlock() async throws {
+        let store = try await makeNoteStore([Note(id: "a", rank: 1, body: "v1")])
+        let object = LiveObject<Note>(store: store, id: "a", fetch: nil)
+        let log = Deliveries<String?>()
+        let token = object.observe { object, _ in log.record(object.snapshot?.body) }
+        let control = Deliveries<String?>()
+        let keep = object.observe { object, _ in control.record(object.snapshot?.body) }
+        #expect(try await log.next() == "v1")
+        _ = try await control.next()
+        #expect(token.isValid)
+        token.invalidate()
+        #expect(!token.isValid)
+        token.invalidate()  // a second call does nothing
+        #expect(!token.isValid)
+        try await store.write { try $0.upsert(Note(id: "a", rank: 1, body: "v2")) }
+        #expect(try await control.next() == "v2")
+        await settle(store)
+        #expect(log.all == ["v1"])
+        _ = keep
+    }
+
+    @Test func releasingTheTokenStopsTheBlock() async throws {
+        let store = try await makeNoteStore([Note(id: "a", rank: 1, body: "v1")])
+        let object = LiveObject<Note>(store: store, id: "a", fetch: nil)
+        let log = Deliveries<String?>()
+        var token: NotificationToken? = object.observe { object, _ in log.record(object.snapshot?.body) }
+        let control = Deliveries<String?>()
+        let keep = object.observe { object, _ in control.record(object.snapshot?.body) }
+        #expect(try await log.next() == "v1")
+        _ = try await control.next()
+        #expect(token != nil)
+        token = nil
+        try await store.write { try $0.upsert(Note(id: "a", rank: 1, body: "v2")) }
+        #expect(try await control.next() == "v2")
+        await settle(store)
+        #expect(log.all == ["v1"])
+        _ = keep
+    }
+
+    @Test func releasingTheTokenReleasesWhatTheBlockCaptured() async throws {
+        let store = try await makeNoteStore([Note(id: "a", rank: 1, body: "v1")])
+        let object = LiveObject<Note>(store: store, id: "a", fetch: nil)
+        let control = Deliveries<String?>()
+        let keep = object.observe { object, _ in control.record(object.snapshot?.body) }
+        _ = try await control.next()
+        weak var weakWitness: Witness?
+        var token: NotificationToken?
+        do {
+            let witness = Witness()
+            weakWitness = witness
+            token = object.observe { _, _ in _ = witness }
+        }
+        #expect(weakWitness != nil)
+        token = nil
+        _ = token
+        try await store.write { try $0.upsert(Note(id: "a", rank: 1, body: "v2")) }
+        _ = try await control.next()
+        #expect(weakWitness == nil)
+        _ = keep
+    }
+
+    @Test func invalidatingReleasesWhatTheBlockCaptured() async throws {
+        let store = try await makeNoteStore([Note(id: "a", rank: 1, body: "v1")])
+        let object = LiveObject<Note>(store: store, id: "a", fetch: nil)
+        let control = Deliveries<String?>()
+        let keep = object.observe { object, _ in control.record(object.snapshot?.body) }
+        _ = try await control.next()
+        weak var weakWitness: Witness?
+        var token: NotificationToken?
+        do {
+            let witness = Witness()
+            weakWitness = witness
+            token = object.observe { _, _ in _ = witness }
+        }
+        token?.invalidate()
+        try await store.write { try $0.upsert(Note(id: "a", rank: 1, body: "v2")) }
+        _ = try await control.next()
+        #expect(weakWitness == nil)
+        #expect(token?.isValid == false)
+        _ = keep
+    }
+
+    @Test func collectionTokensStopToo() async throws {
+        let store = try await makeNoteStore(Note.numbered(3))
+        let collection = LiveCollection(store: store, query: CacheQuery<Note>(orderBy: "rank"), fetchPage: nil)
+        let log = Deliveries<Int>()
+        let token = collection.observe { collection, _, _ in log.record(collection.count) }
+        let control = Deliveries<Int>()
+        let keep = collection.observe { collection, _, _ in control.record(collection.count) }
+        #expect(try await log.next() == 3)
+        _ = try await control.next()
+        token.invalidate()
+        try await store.write { try $0.upsert(Note(id: "n4", rank: 4)) }
+        #expect(try await control.next() == 4)
+        await settle(store)
+        #expect(log.all == [3])
+        _ = keep
+    }
+
+    @Test func aFreshTokenIsValid() async throws {
+        let store = try await makeNoteStore()
+        let object = LiveObject<Note>(store: store, id: "a", fetch: nil)
+        let token = object.observe { _, _ in }
+        #expect(token.isValid)
+        #expect(token.lifecycle.state == .resumed)
+        token.invalidate()
+        #expect(token.lifecycle.state == .destroyed)
+    }
+}

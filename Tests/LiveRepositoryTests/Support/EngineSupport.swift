@@ -1,0 +1,87 @@
+import Foundation
+@testable import LiveRepository
+
+/// Shared helpers for the engine's tests: stores, settling, a scripted single-record server.
+
+/// An in-memory store with the `notes` table, holding `notes`.
+@MainActor
+func makeNoteStore(_ notes: [Note] = []) async throws -> LiveStore {
+    let store = try LiveStore(location: .inMemory, migrations: Note.migrations)
+    if !notes.isEmpty { try await store.write { try $0.upsert(contentsOf: notes) } }
+    return store
+}
+
+/// Waits until the work already queued on the store (and the main-actor deliveries it schedules)
+/// has run: each round trip queues a read behind everything queued so far, and its continuation
+/// runs on the main actor after the completions those earlier reads posted there.
+@MainActor
+func settle(_ store: LiveStore, rounds: Int = 4) async {
+    for _ in 0..<rounds {
+        _ = try? await store.read { _ in 0 }
+    }
+}
+
+/// The ids of the notes matching `sql` (a WHERE clause body), in `ORDER BY rank, id`, read
+/// directly from the cache.
+func noteIDs(in store: LiveStore, where condition: String = "1", _ bindings: [SQLiteValue] = [],
+             ascending: Bool = true) async throws -> [String] {
+    let direction = ascending ? "ASC" : "DESC"
+    return try await store.read { connection in
+        try connection.query("SELECT id FROM notes WHERE \(condition) ORDER BY rank \(direction), id \(direction)",
+                             bindings) { $0.string(0) }
+    }
+}
+
+/// A scripted server for one record: each request waits until the test answers it.
+actor RecordServer<Record: CacheRecord> {
+    private var waiting: [CheckedContinuation<Record?, any Error>] = []
+    private var requestWaiters: [CheckedContinuation<Void, Never>] = []
+    private(set) var requestCount = 0
+
+    func fetch() async throws -> Record? {
+        requestCount += 1
+        return try await withCheckedThrowingContinuation { continuation in
+            waiting.append(continuation)
+            let waiters = requestWaiters
+            requestWaiters = []
+            waiters.forEach { $0.resume() }
+        }
+    }
+
+    func awaitRequest() async {
+        while waiting.isEmpty { await withCheckedContinuation { requestWaiters.append($0) } }
+    }
+
+    /// Answers the oldest pending request.
+    func answer(_ result: Result<Record?, any Error>) async {
+        await awaitRequest()
+        waiting.removeFirst().resume(with: result)
+    }
+}
+
+/// A fresh directory under the temporary directory, removed when released.
+final class TemporaryDirectory: @unchecked Sendable {
+    let url: URL
+
+    init() throws {
+        url = FileManager.default.temporaryDirectory
+            .appendingPathComponent("LiveRepositoryEngineTests-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    func file(_ name: String) -> URL { url.appendingPathComponent(name) }
+
+    var contents: [String] {
+        (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
+    }
+
+    deinit { try? FileManager.default.removeItem(at: url) }
+}
+
+/// A thread-safe counter for `@Sendable` closures (migrations, write bodies).
+final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var storage = 0
+    func increment() { lock.withLock { storage += 1 } }
+    var value: Int { lock.withLock { storage } }
+}
