@@ -1,0 +1,134 @@
+import LiveRepository
+
+/// A chat message in a channel.
+///
+/// ## Pending messages and the client request id
+///
+/// Every message carries a `clientRequestId`, a UUID string the sending client makes. Until the
+/// server answers, the client stores the message with `id == clientRequestId` and
+/// `syncState == .syncing`. The server's copy has its own `id` and the same `clientRequestId`:
+/// on the answer (or on the real-time event echoing the message, whichever comes first) the client
+/// finds the pending record by `clientRequestId`, deletes it and stores the server's copy. If the
+/// send fails the pending record stays with `.error`, and resending it with the same
+/// `clientRequestId` is safe: the server returns the message it already stored instead of a
+/// second one. ``isPending`` tells a local message from a server one.
+///
+/// Replies in a thread have a `parentId`; `editedAt` is set once the text has been edited.
+public struct Message: CacheRecord, Hashable {
+    /// The server's id, or the client request id while the server has not stored the message.
+    public var id: String
+    /// The sending client's unique id for the send request; links a pending message to the server's copy.
+    public var clientRequestId: String
+    /// The channel the message is in.
+    public var channelId: String
+    /// The sender.
+    public var userId: String
+    /// The kind of message.
+    public var type: MessageType
+    /// The text, or the caption or file name of an attachment.
+    public var text: String
+    /// The message this one replies to in a thread, or nil.
+    public var parentId: String?
+    /// How many reactions it has.
+    public var reactionCount: Int
+    /// When the server created it, in seconds since 1970.
+    public var createdAt: Double
+    /// When it last changed, in seconds since 1970.
+    public var updatedAt: Double
+    /// When the text was last edited, or nil if it never was.
+    public var editedAt: Double?
+    /// Whether it was deleted. Deletion is soft: the record stays, so "include deleted" lists can show it.
+    public var isDeleted: Bool
+    /// Where a local change stands with the server; the server's own copies are always `.synced`.
+    public var syncState: SyncState
+
+    /// Creates a message; see the properties for what each value means.
+    public init(
+        id: String,
+        clientRequestId: String,
+        channelId: String,
+        userId: String,
+        type: MessageType = .text,
+        text: String,
+        parentId: String? = nil,
+        reactionCount: Int = 0,
+        createdAt: Double,
+        updatedAt: Double,
+        editedAt: Double? = nil,
+        isDeleted: Bool = false,
+        syncState: SyncState = .synced
+    ) {
+        self.id = id
+        self.clientRequestId = clientRequestId
+        self.channelId = channelId
+        self.userId = userId
+        self.type = type
+        self.text = text
+        self.parentId = parentId
+        self.reactionCount = reactionCount
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+        self.editedAt = editedAt
+        self.isDeleted = isDeleted
+        self.syncState = syncState
+    }
+
+    /// The `messages` table.
+    public static let table = RecordTable(
+        name: "messages",
+        columns: [
+            .text("id"),
+            .text("clientRequestId"),
+            .text("channelId"),
+            .text("userId"),
+            .text("type"),
+            .text("text"),
+            .text("parentId", nullable: true),
+            .integer("reactionCount"),
+            .real("createdAt"),
+            .real("updatedAt"),
+            .real("editedAt", nullable: true),
+            .integer("isDeleted"),
+            .text("syncState"),
+        ],
+        indexes: [["channelId", "createdAt"], ["clientRequestId"], ["channelId", "userId", "createdAt"]])
+
+    /// Reads a row of ``table``.
+    public init(row: SQLiteRow) throws {
+        id = row.string(0)
+        clientRequestId = row.string(1)
+        channelId = row.string(2)
+        userId = row.string(3)
+        type = try row.decode(4)
+        text = row.string(5)
+        parentId = row.optionalString(6)
+        reactionCount = row.int(7)
+        createdAt = row.double(8)
+        updatedAt = row.double(9)
+        editedAt = row.optionalDouble(10)
+        isDeleted = row.bool(11)
+        syncState = try row.decode(12)
+    }
+
+    /// The values of ``table``'s columns, in order.
+    public var columnValues: [SQLiteValue] {
+        [
+            .text(id),
+            .text(clientRequestId),
+            .text(channelId),
+            .text(userId),
+            .text(type.rawValue),
+            .text(text),
+            .optional(parentId),
+            .int(reactionCount),
+            .real(createdAt),
+            .real(updatedAt),
+            .optional(editedAt),
+            .bool(isDeleted),
+            .text(syncState.rawValue),
+        ]
+    }
+
+    /// Whether this is a local message the server has not stored yet (its id is still the client request id).
+    public var isPending: Bool { id == clientRequestId }
+}

@@ -1,2 +1,0 @@
-// Placeholder; replaced by the domain module.
-enum LiveSocialPlaceholder {}

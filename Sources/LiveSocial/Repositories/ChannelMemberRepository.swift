@@ -1,0 +1,20 @@
+import LiveRepository
+
+/// Members of chat channels.
+@MainActor
+public struct ChannelMemberRepository {
+    let client: SocialClient
+
+    /// One user's membership of a channel, live.
+    public func get(channelId: String, userId: String) -> LiveObject<ChannelMember> {
+        client.liveObject(ChannelMember.self, id: ChannelMember.makeID(channelId: channelId, userId: userId))
+    }
+
+    /// A channel's members, earliest joined first; only `roles` and `memberships` ones when given
+    /// (current members by default; pass nil for banned ones too).
+    public func members(
+        channelId: String, roles: Set<MemberRole>? = nil, memberships: Set<Membership>? = [.member], pageSize: Int = 20
+    ) -> LiveCollection<ChannelMember> {
+        client.liveCollection(.channelMembers(channelId: channelId, roles: roles, memberships: memberships), pageSize: pageSize)
+    }
+}

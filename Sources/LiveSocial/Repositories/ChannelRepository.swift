@@ -1,0 +1,29 @@
+import LiveRepository
+
+/// Chat channels, and joining and leaving them.
+@MainActor
+public struct ChannelRepository {
+    let client: SocialClient
+
+    /// The channel with `id`, live.
+    public func get(id: String) -> LiveObject<Channel> { client.liveObject(Channel.self, id: id) }
+
+    /// Channels, most recently active first; only `types` ones when given.
+    public func channels(types: Set<ChannelType>? = nil, includeDeleted: Bool = false, pageSize: Int = 20) -> LiveCollection<Channel> {
+        client.liveCollection(.channels(types: types, includeDeleted: includeDeleted), pageSize: pageSize)
+    }
+
+    /// Joins a channel: the membership shows at once as `syncing`.
+    public func join(_ channelId: String) async throws {
+        let local = ChannelMember(id: ChannelMember.makeID(channelId: channelId, userId: client.userId),
+                                  channelId: channelId, userId: client.userId, joinedAt: client.now())
+        try await client.mutate(.joinChannel(id: channelId), local: local, syncState: \.syncState)
+    }
+
+    /// Leaves a channel: the membership is gone at once, back if the server refuses.
+    public func leave(_ channelId: String) async throws {
+        let id = ChannelMember.makeID(channelId: channelId, userId: client.userId)
+        let stored = try await client.store.write { try $0.record(ChannelMember.self, id: id) }
+        try await client.mutate(.leaveChannel(id: channelId), removing: stored, syncState: \.syncState)
+    }
+}

@@ -1,0 +1,17 @@
+import LiveRepository
+
+/// Members of communities.
+@MainActor
+public struct CommunityMemberRepository {
+    let client: SocialClient
+
+    /// One user's membership of a community, live.
+    public func get(communityId: String, userId: String) -> LiveObject<CommunityMember> {
+        client.liveObject(CommunityMember.self, id: CommunityMember.makeID(communityId: communityId, userId: userId))
+    }
+
+    /// A community's members, earliest joined first; only `roles` ones when given.
+    public func members(communityId: String, roles: Set<MemberRole>? = nil, pageSize: Int = 20) -> LiveCollection<CommunityMember> {
+        client.liveCollection(.communityMembers(communityId: communityId, roles: roles), pageSize: pageSize)
+    }
+}

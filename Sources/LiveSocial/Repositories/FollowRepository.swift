@@ -1,0 +1,36 @@
+import LiveRepository
+
+/// Followers and following.
+@MainActor
+public struct FollowRepository {
+    let client: SocialClient
+
+    /// The follow relation from `followerId` to `followeeId`, live.
+    public func get(followerId: String, followeeId: String) -> LiveObject<Follow> {
+        client.liveObject(Follow.self, id: Follow.makeID(followerId: followerId, followeeId: followeeId))
+    }
+
+    /// The users who follow `userId`, newest first; accepted follows by default.
+    public func followers(of userId: String, status: FollowStatus? = .accepted, pageSize: Int = 20) -> LiveCollection<Follow> {
+        client.liveCollection(.followers(of: userId, status: status), pageSize: pageSize)
+    }
+
+    /// The users `userId` follows, newest first; accepted follows by default.
+    public func following(of userId: String, status: FollowStatus? = .accepted, pageSize: Int = 20) -> LiveCollection<Follow> {
+        client.liveCollection(.following(of: userId, status: status), pageSize: pageSize)
+    }
+
+    /// Follows `userId`: shown at once as `syncing`.
+    public func follow(_ userId: String) async throws {
+        let local = Follow(id: Follow.makeID(followerId: client.userId, followeeId: userId), followerId: client.userId,
+                           followeeId: userId, status: .accepted, createdAt: client.now())
+        try await client.mutate(.follow(userId: userId), local: local, syncState: \.syncState)
+    }
+
+    /// Stops following `userId`: gone at once, back if the server refuses.
+    public func unfollow(_ userId: String) async throws {
+        let id = Follow.makeID(followerId: client.userId, followeeId: userId)
+        let stored = try await client.store.write { try $0.record(Follow.self, id: id) }
+        try await client.mutate(.unfollow(userId: userId), removing: stored, syncState: \.syncState)
+    }
+}

@@ -1,0 +1,31 @@
+import LiveRepository
+
+/// Reactions on posts, comments and messages.
+@MainActor
+public struct ReactionRepository {
+    let client: SocialClient
+
+    /// Reactions on one post, comment or message, newest first; only `name` ones when given.
+    public func reactions(
+        on targetType: ReactionTargetType, targetId: String, name: String? = nil, pageSize: Int = 20
+    ) -> LiveCollection<Reaction> {
+        client.liveCollection(.reactions(targetType: targetType, targetId: targetId, name: name), pageSize: pageSize)
+    }
+
+    /// Adds the signed-in user's reaction: shown at once as `syncing`.
+    public func add(_ name: String, to targetType: ReactionTargetType, targetId: String) async throws {
+        let id = Reaction.makeID(targetType: targetType, targetId: targetId, userId: client.userId, name: name)
+        let local = Reaction(id: id, targetType: targetType, targetId: targetId, userId: client.userId, name: name,
+                             createdAt: client.now())
+        try await client.mutate(.addReaction(targetType: targetType, targetId: targetId, name: name),
+                                local: local, syncState: \.syncState)
+    }
+
+    /// Removes the signed-in user's reaction: gone at once, back if the server refuses.
+    public func remove(_ name: String, from targetType: ReactionTargetType, targetId: String) async throws {
+        let id = Reaction.makeID(targetType: targetType, targetId: targetId, userId: client.userId, name: name)
+        let stored = try await client.store.write { try $0.record(Reaction.self, id: id) }
+        try await client.mutate(.removeReaction(targetType: targetType, targetId: targetId, name: name),
+                                removing: stored, syncState: \.syncState)
+    }
+}

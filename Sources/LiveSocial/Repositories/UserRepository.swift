@@ -1,0 +1,29 @@
+import LiveRepository
+
+/// Users: live profiles, and updates to the signed-in user's own.
+@MainActor
+public struct UserRepository {
+    let client: SocialClient
+
+    /// The user with `id`, live: cached first, then fresh from the server.
+    public func get(id: String) -> LiveObject<User> { client.liveObject(User.self, id: id) }
+
+    /// The signed-in user, live.
+    public func me() -> LiveObject<User> { get(id: client.userId) }
+
+    /// Changes the signed-in user's profile; nil leaves a field as it is. The cache shows the
+    /// change at once, then the server's copy; if the server refuses, the server's copy stays
+    /// and the error is thrown.
+    @discardableResult
+    public func updateProfile(displayName: String? = nil, about: String? = nil, avatarURL: String? = nil) async throws -> User? {
+        let id = client.userId
+        var local = try await client.store.write { try $0.record(User.self, id: id) }
+        if let displayName { local?.displayName = displayName }
+        if let about { local?.about = about }
+        if let avatarURL { local?.avatarURL = avatarURL }
+        local?.updatedAt = client.now()
+        let result = try await client.mutate(
+            .updateUser(displayName: displayName, about: about, avatarURL: avatarURL), local: local)
+        return result.first(User.self)
+    }
+}

@@ -1,0 +1,80 @@
+import LiveRepository
+import LiveSocial
+
+extension EmbeddedServer {
+    /// Lets a client request in: waits for the latency, then checks the connection and failure rules.
+    private func admit(_ kind: ServerRequestKind) async throws {
+        guard hub.isConnected else { throw SocialAPIError.offline }
+        let latency = self.latency
+        if latency > .zero { try await clock.sleep(for: latency) }
+        guard hub.isConnected else { throw SocialAPIError.offline }
+        if let failure = controls.admit(kind) { throw failure }
+    }
+
+    /// Runs database work, turning database errors into server failures.
+    func serve<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as SocialAPIError {
+            throw error
+        } catch {
+            throw SocialAPIError.serverFailure("database error: \(error)")
+        }
+    }
+
+    func serveFetch<Record: CacheRecord>(_ type: Record.Type, id: String) async throws -> Record? {
+        try await admit(.fetch)
+        return try serve { try database.load(type, id: id) }
+    }
+
+    func servePage<Record: CacheRecord>(_ query: SocialQuery<Record>, cursor: String?, limit: Int) async throws -> RemotePage<Record> {
+        try await admit(.fetchPage)
+        guard limit > 0 else { throw SocialAPIError.invalidRequest("a page limit must be positive, not \(limit)") }
+        var position: PageCursor?
+        if let cursor {
+            guard let decoded = PageCursor(encoded: cursor) else {
+                throw SocialAPIError.invalidRequest("unknown cursor '\(cursor)'")
+            }
+            position = decoded
+        }
+        return try serve { try KeysetPage(query: query.cacheQuery).fetch(in: database.connection, after: position, limit: limit) }
+    }
+
+    func serveChanges(since sequence: Int64, limit: Int) async throws -> ChangeLog {
+        try await admit(.changes)
+        guard limit > 0 else { throw SocialAPIError.invalidRequest("a change limit must be positive, not \(limit)") }
+        return try serve { try changeLog(since: sequence, limit: limit) }
+    }
+
+    func serveLatestSequence() async throws -> Int64 {
+        try await admit(.latestSequence)
+        return try serve { try database.latestSequence }
+    }
+
+    func servePerform(_ mutation: SocialMutation, as userId: String) async throws -> SocialMutationResult {
+        try await admit(.mutation)
+        let result = try perform(mutation, as: userId)
+        if controls.dropsResponse() { throw SocialAPIError.offline }
+        return result
+    }
+
+    /// The changes after `sequence`: each record once, in its current state, in the order it last changed.
+    func changeLog(since sequence: Int64, limit: Int) throws -> ChangeLog {
+        let entries = try database.changeEntries(after: sequence, limit: limit + 1)
+        let hasMore = entries.count > limit
+        let page = entries.prefix(limit)
+        var last: [SocialRecordKey: (sequence: Int64, isRemoval: Bool)] = [:]
+        for entry in page { last[entry.key] = (entry.sequence, entry.isRemoval) }
+        var records: [SocialRecord] = []
+        var deleted: [SocialRecordKey] = []
+        for (key, change) in last.sorted(by: { $0.value.sequence < $1.value.sequence }) {
+            if !change.isRemoval, let record = try database.load(key) {
+                records.append(record)
+            } else {
+                deleted.append(key)
+            }
+        }
+        return ChangeLog(
+            records: records, deleted: deleted, latestSequence: page.last?.sequence ?? sequence, hasMore: hasMore)
+    }
+}

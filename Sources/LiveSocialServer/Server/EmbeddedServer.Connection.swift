@@ -1,0 +1,49 @@
+import LiveRepository
+import LiveSocial
+
+extension EmbeddedServer {
+    /// A client's connection to an ``EmbeddedServer``, signed in as one user.
+    ///
+    /// It is the app's ``LiveSocial/SocialAPI``: every request waits for the server's latency,
+    /// fails when the server is disconnected or told to fail, and mutations are made as
+    /// ``userId``. Connections are cheap values; make one per signed-in user.
+    public struct Connection: SocialAPI {
+        /// The server this connection talks to.
+        public let server: EmbeddedServer
+        /// The signed-in user.
+        public let userId: String
+
+        /// The server's copy of a record, or nil when it does not exist.
+        public func fetch<Record: CacheRecord>(_ type: Record.Type, id: String) async throws -> Record? {
+            try await server.serveFetch(type, id: id)
+        }
+
+        /// One page of a query's results, with keyset paging.
+        public func fetchPage<Record: CacheRecord>(
+            _ query: SocialQuery<Record>, cursor: String?, limit: Int
+        ) async throws -> RemotePage<Record> {
+            try await server.servePage(query, cursor: cursor, limit: limit)
+        }
+
+        /// The changes after a sequence number.
+        public func changes(since sequence: Int64, limit: Int) async throws -> ChangeLog {
+            try await server.serveChanges(since: sequence, limit: limit)
+        }
+
+        /// The server's latest sequence number.
+        public func latestSequence() async throws -> Int64 {
+            try await server.serveLatestSequence()
+        }
+
+        /// Applies a mutation as ``userId``.
+        @discardableResult
+        public func perform(_ mutation: SocialMutation) async throws -> SocialMutationResult {
+            try await server.servePerform(mutation, as: userId)
+        }
+
+        /// The server's real-time events from now on, starting with the connection state.
+        public func events() -> AsyncStream<SocialEvent> {
+            server.hub.subscribe()
+        }
+    }
+}

@@ -1,0 +1,143 @@
+import Foundation
+import LiveRepository
+import LiveSocial
+
+/// An in-process server of the social domain, with its own SQLite database.
+///
+/// It implements the server side of ``LiveSocial/SocialAPI``: ``connection(userId:)`` hands out
+/// a ``Connection`` that an app or a test uses as its backend, signed in as one user. Writes
+/// made through any connection, or as another user with ``perform(_:as:)``, go to the
+/// server database, get the next number of a server-wide change sequence, and reach every
+/// connected client as real-time events.
+///
+/// Everything about the network is simulated and under control:
+/// - time: all waiting goes through ``clock``; with a ``ManualClock`` nothing happens until
+///   the test advances it, and timestamps are ``epoch`` plus the clock's elapsed time;
+/// - latency: ``setLatency(_:)`` delays every request by a duration of clock time;
+/// - failures: ``failNextRequests(_:message:)``, ``failRequests(_:message:)``,
+///   ``dropNextResponses(_:)`` and ``rejectMessages(containing:reason:)``;
+/// - connectivity: ``disconnect()`` makes requests throw ``LiveSocial/SocialAPIError/offline`` and
+///   drops real-time events (clients catch up with `changes(since:limit:)`); ``reconnect()``.
+///
+/// Timestamps never repeat: each write gets at least a millisecond more than the previous one,
+/// so records sorted by `createdAt` keep the order they were written in.
+public actor EmbeddedServer {
+    /// The clock all waiting goes through.
+    public nonisolated let clock: any Clock<Duration>
+    /// The timestamp (seconds since 1970) of the server's start; server time is this plus the clock's elapsed time.
+    public nonisolated let epoch: Double
+    nonisolated let hub = EventHub()
+    nonisolated let controls = ServerControls()
+    let database: ServerDatabase
+    private let elapsed: @Sendable () -> Duration
+    var lastTimestamp = -Double.infinity
+
+    /// Opens a server with its database at `location`.
+    ///
+    /// - Parameters:
+    ///   - location: `.inMemory` for tests, or a file that keeps the data between runs.
+    ///   - clock: the clock for latency, timestamps and ``SimulatedActivity``; a ``ManualClock`` in tests.
+    ///   - epoch: the timestamp of the server's start; nil for the wall-clock time now. Give one
+    ///     for deterministic timestamps.
+    ///   - latency: the delay of every request, in clock time.
+    /// - Throws: `SQLiteError` when the database cannot be opened or migrated.
+    public init(
+        location: SQLiteConnection.Location = .inMemory, clock: any Clock<Duration> = ContinuousClock(),
+        epoch: Double? = nil, latency: Duration = .zero
+    ) throws {
+        self.clock = clock
+        self.epoch = epoch ?? Date().timeIntervalSince1970
+        self.elapsed = Self.stopwatch(clock)
+        self.database = try ServerDatabase(location: location)
+        controls.withState { $0.latency = latency }
+    }
+
+    private static func stopwatch<C: Clock<Duration>>(_ clock: C) -> @Sendable () -> Duration {
+        let start = clock.now
+        return { start.duration(to: clock.now) }
+    }
+
+    /// A client connection signed in as `userId`; it conforms to ``LiveSocial/SocialAPI``.
+    public nonisolated func connection(userId: String) -> Connection {
+        Connection(server: self, userId: userId)
+    }
+
+    /// The server's time now, in seconds since 1970; later than every timestamp handed out before.
+    func timestamp() -> Double {
+        let components = elapsed().components
+        let clockTime = epoch + Double(components.seconds) + Double(components.attoseconds) / 1e18
+        lastTimestamp = max(clockTime, lastTimestamp + 0.001)
+        return lastTimestamp
+    }
+
+    // MARK: Connectivity
+
+    /// Whether clients are connected: requests are served and events delivered.
+    public nonisolated var isConnected: Bool { hub.isConnected }
+
+    /// Drops every client's connection: requests throw `.offline`, events are missed.
+    ///
+    /// Subscribers receive ``LiveSocial/SocialEvent/disconnected``. Writes made meanwhile (as
+    /// other users) still reach the change log.
+    public nonisolated func disconnect() { hub.setConnected(false) }
+
+    /// Restores the connection; subscribers receive ``LiveSocial/SocialEvent/connected``.
+    public nonisolated func reconnect() { hub.setConnected(true) }
+
+    /// How many event streams are open.
+    public nonisolated var subscriberCount: Int { hub.subscriberCount }
+
+    // MARK: Latency and failures
+
+    /// The delay of every request, in clock time.
+    public nonisolated var latency: Duration { controls.withState { $0.latency } }
+
+    /// Sets the delay of every request, in clock time; zero for none.
+    public nonisolated func setLatency(_ latency: Duration) {
+        precondition(latency >= .zero, "latency cannot be negative")
+        controls.withState { $0.latency = latency }
+    }
+
+    /// Makes the next `count` requests fail with ``LiveSocial/SocialAPIError/serverFailure(_:)``.
+    public nonisolated func failNextRequests(_ count: Int, message: String = "simulated server failure") {
+        controls.withState {
+            $0.failuresLeft = count
+            $0.failureMessage = message
+        }
+    }
+
+    /// Makes every request of the given kinds fail with ``LiveSocial/SocialAPIError/serverFailure(_:)``,
+    /// until ``resetFailures()``. An empty set stops failing by kind.
+    public nonisolated func failRequests(_ kinds: Set<ServerRequestKind>, message: String = "simulated server failure") {
+        controls.withState {
+            $0.failingKinds = kinds
+            $0.failingKindsMessage = message
+        }
+    }
+
+    /// Makes the next `count` requests succeed on the server but lose their answer: the client
+    /// gets ``LiveSocial/SocialAPIError/offline`` although the change was made (a resend must not duplicate it).
+    public nonisolated func dropNextResponses(_ count: Int) {
+        controls.withState { $0.responsesToDrop = count }
+    }
+
+    /// Refuses messages (sent or edited) whose text contains `fragment`, ignoring case, with
+    /// ``LiveSocial/SocialAPIError/rejected(_:)`` carrying `reason`.
+    public nonisolated func rejectMessages(containing fragment: String, reason: String) {
+        controls.withState { $0.rejectedFragments.append((fragment, reason)) }
+    }
+
+    /// Stops every failure, dropped answer and rejection rule; latency stays.
+    public nonisolated func resetFailures() {
+        controls.withState { state in
+            let latency = state.latency
+            let count = state.requestCount
+            state = ServerControls.State()
+            state.latency = latency
+            state.requestCount = count
+        }
+    }
+
+    /// How many client requests reached the server (after latency), failed ones included.
+    public nonisolated var requestCount: Int { controls.withState { $0.requestCount } }
+}
