@@ -1,0 +1,72 @@
+import Foundation
+import LiveRepository
+import LiveSocial
+import LiveSocialServer
+
+/// A seeded embedded server on a manual clock, and a client signed in as `ada` over an
+/// in-memory cache.
+@MainActor
+struct ClientFixture {
+    let clock = ManualClock()
+    let server: EmbeddedServer
+    let client: SocialClient
+
+    init(userId: String = "ada", realtime: Bool = true) async throws {
+        server = try EmbeddedServer(location: .inMemory, clock: clock, epoch: 1_700_000_000)
+        try await server.seedDemoData()
+        let stamps = Stamps()
+        client = try SocialClient(api: server.connection(userId: userId), userId: userId, cache: .inMemory,
+                                  now: { stamps.next() })
+        if realtime { client.startRealtime() }
+    }
+
+    /// Waits until every write queued so far has committed and its observers were told.
+    func settle() async throws {
+        try await client.store.write { _ in }
+    }
+}
+
+/// Client-side timestamps that only move forward.
+final class Stamps: @unchecked Sendable {
+    // `@unchecked Sendable`: `lock` guards `value`.
+    private let lock = NSLock()
+    private var value = 1_800_000_000.0
+
+    func next() -> Double {
+        lock.withLock {
+            value += 1
+            return value
+        }
+    }
+}
+
+/// What a collection observer saw in one delivery.
+struct CollectionDelivery<Record: CacheRecord> {
+    var dataStatus: DataStatus
+    var loadingStatus: LoadingStatus
+    var records: [Record]
+    var change: CollectionChange?
+    var error: (any Error)?
+}
+
+extension LiveCollection {
+    /// Observes the collection into a `Deliveries` log.
+    func record() -> (Deliveries<CollectionDelivery<Record>>, NotificationToken) {
+        let log = Deliveries<CollectionDelivery<Record>>()
+        let token = observe { collection, change, error in
+            log.record(CollectionDelivery(dataStatus: collection.dataStatus, loadingStatus: collection.loadingStatus,
+                                          records: collection.allObjects(), change: change, error: error))
+        }
+        return (log, token)
+    }
+
+    /// Waits for deliveries until one satisfies `condition`, and returns it.
+    func next(
+        in log: Deliveries<CollectionDelivery<Record>>, where condition: (CollectionDelivery<Record>) -> Bool
+    ) async throws -> CollectionDelivery<Record> {
+        while true {
+            let delivery = try await log.next()
+            if condition(delivery) { return delivery }
+        }
+    }
+}

@@ -1,0 +1,43 @@
+/// Records what an observe block receives and lets a test await the next call, with no sleeps.
+///
+/// A wait ends when the next item arrives or when the test's task is cancelled (as a suite's
+/// `.timeLimit` does), so a missing delivery fails the test instead of hanging the run.
+@MainActor
+final class Deliveries<Item> {
+    struct Cancelled: Error {}
+
+    private var received: [Item] = []
+    private var waiter: CheckedContinuation<Void, Never>?
+    private var consumed = 0
+
+    /// Everything received so far.
+    var all: [Item] { received }
+
+    func record(_ item: Item) {
+        received.append(item)
+        wake()
+    }
+
+    private func wake() {
+        let waiter = self.waiter
+        self.waiter = nil
+        waiter?.resume()
+    }
+
+    /// The next item not yet returned by `next()`, waiting for it if needed.
+    func next() async throws -> Item {
+        while consumed >= received.count {
+            try Task.checkCancellation()
+            await withTaskCancellationHandler {
+                await withCheckedContinuation { waiter = $0 }
+            } onCancel: {
+                Task { @MainActor in self.wake() }
+            }
+        }
+        consumed += 1
+        return received[consumed - 1]
+    }
+
+    /// The number of items received but not yet returned by `next()`.
+    var unread: Int { received.count - consumed }
+}
