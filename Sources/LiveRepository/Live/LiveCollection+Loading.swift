@@ -75,7 +75,10 @@ extension LiveCollection {
             if held == nil { held = (publicOrder(state.window.rows), []) }
             store.enqueueWrite({ transaction in
                 try transaction.upsert(contentsOf: records)
-                try reader.deleteStale(after: start, through: end, keeping: records.map(\.id), in: transaction)
+                // An empty page that is not the last covers no known range: nothing is stale.
+                if !records.isEmpty || page.nextCursor == nil {
+                    try reader.deleteStale(after: start, through: end, keeping: records.map(\.id), in: transaction)
+                }
             }, completion: { [weak self] error in
                 MainActor.assumeIsolated { self?.serverPageStored(page, lastKey: lastKey, error: error, generation: generation) }
             })

@@ -58,6 +58,9 @@ public final class SQLiteConnection {
             // Reading the journal mode also proves the file is a database: a damaged header fails here.
             _ = try query("PRAGMA journal_mode = WAL") { $0.string(0) }
             try execute("PRAGMA synchronous = NORMAL")
+        } else if readOnly {
+            // Read-only files get the same proof by reading the schema's first page.
+            _ = try query("SELECT count(*) FROM sqlite_schema") { $0.int(0) }
         }
     }
 

@@ -10,7 +10,9 @@ public final class SQLiteStatement {
     /// The SQL text the statement was prepared from.
     public let sql: String
     let handle: OpaquePointer
-    unowned let connection: SQLiteConnection
+    /// Weak: the connection owns its cached statements. A statement kept after its connection
+    /// closed or went away throws ``SQLiteError/closed``.
+    private weak var connection: SQLiteConnection?
 
     init(connection: SQLiteConnection, sql: String) throws {
         guard let database = connection.handle else { throw SQLiteError.closed }
@@ -34,6 +36,7 @@ public final class SQLiteStatement {
     /// - Throws: ``SQLiteError`` if the number of values differs from ``parameterCount`` or SQLite
     ///   refuses a value.
     public func bind(_ values: [SQLiteValue]) throws {
+        try checkOpen()
         sqlite3_reset(handle)
         sqlite3_clear_bindings(handle)
         guard values.count == parameterCount else {
@@ -60,11 +63,12 @@ public final class SQLiteStatement {
             // The byte count, not -1: with -1 SQLite stops at the first NUL and drops the rest.
             code = sqlite3_bind_text(handle, index, text, Int32(text.utf8.count), csqlite_transient())
         case .blob(let bytes):
-            code = bytes.withUnsafeBytes {
+            // An empty blob is bound as a zero-length blob: a nil pointer would store NULL.
+            code = bytes.isEmpty ? sqlite3_bind_zeroblob(handle, index, 0) : bytes.withUnsafeBytes {
                 sqlite3_bind_blob(handle, index, $0.baseAddress, Int32($0.count), csqlite_transient())
             }
         }
-        guard code == SQLITE_OK else { throw connection.error(code: code, sql: sql) }
+        guard code == SQLITE_OK else { throw failure(code) }
     }
 
     /// Runs the statement one step.
@@ -72,11 +76,20 @@ public final class SQLiteStatement {
     /// - Returns: `true` when a row is available (read it with ``row``), `false` when done.
     /// - Throws: ``SQLiteError`` with SQLite's message when the step fails.
     public func step() throws -> Bool {
+        try checkOpen()
         switch sqlite3_step(handle) {
         case SQLITE_ROW: return true
         case SQLITE_DONE: return false
-        case let code: throw connection.error(code: code, sql: sql)
+        case let code: throw failure(code)
         }
+    }
+
+    private func checkOpen() throws {
+        guard let connection, !connection.isClosed else { throw SQLiteError.closed }
+    }
+
+    private func failure(_ code: Int32) -> SQLiteError {
+        connection?.error(code: code, sql: sql) ?? .closed
     }
 
     /// The current row. Valid only until the next ``step()``, ``bind(_:)`` or ``reset()``.

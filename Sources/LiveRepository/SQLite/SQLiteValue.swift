@@ -1,3 +1,5 @@
+import Foundation
+
 /// A value stored in or read from a SQLite column: one of SQLite's five storage classes.
 ///
 /// Bind parameters and read columns with it when a typed accessor of ``SQLiteRow`` does not fit.
