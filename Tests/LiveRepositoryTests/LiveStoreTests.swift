@@ -168,6 +168,50 @@ import Testing
         #expect(try await noteIDs(in: store) == ["a"])
     }
 
+    @Test func damageFoundWhileRunningRebuildsTheCacheAndReloadsLiveData() async throws {
+        let directory = try TemporaryDirectory()
+        let url = directory.file("cache.sqlite")
+        let store = try LiveStore(location: .file(url), migrations: Note.migrations)
+        let body = String(repeating: "x", count: 600)
+        try await store.write { transaction in
+            for rank in 1...400 { try transaction.upsert(Note(id: "n\(rank)", rank: rank, body: body)) }
+        }
+        // Move everything into the main file and keep almost nothing cached, so the next full
+        // read goes to the disk; then overwrite the middle of the file.
+        try await store.read { connection in
+            try connection.execute("PRAGMA cache_size = 1")
+            _ = try connection.query("PRAGMA wal_checkpoint(TRUNCATE)") { $0.int(0) }
+        }
+        let handle = try FileHandle(forWritingTo: url)
+        try handle.seek(toOffset: 8 * 4096)
+        try handle.write(contentsOf: Data(repeating: 0xA5, count: 40 * 4096))
+        try handle.close()
+        let server = PageServer<Note>()
+        let collection = LiveCollection(
+            store: store, query: CacheQuery<Note>(orderBy: "rank"), pageSize: 400,
+            fetchPage: { try await server.fetch(cursor: $0, limit: $1) })
+        let log = Deliveries<(DataStatus, Int, Bool)>()
+        let token = collection.observe { collection, _, error in
+            log.record((collection.dataStatus, collection.count, error != nil))
+        }
+        // The cache read fails with the corruption, and the store rebuilds the file.
+        let failed = try await log.next()
+        #expect(failed.2)
+        let recovery = try #require(store.latestRecovery)
+        #expect((recovery.error as? SQLiteError)?.isCorruption == true)
+        #expect(FileManager.default.fileExists(atPath: recovery.movedTo.path))
+        // The collection asks the server again (the first request, then the reload), and shows
+        // its answer from the new cache.
+        await server.answer(.success(RemotePage(records: [], nextCursor: nil)))
+        await server.answer(.success(RemotePage(records: [Note(id: "fresh", rank: 1)], nextCursor: nil)))
+        while true {
+            let delivery = try await log.next()
+            if delivery.0 == .fresh && delivery.1 == 1 { break }
+        }
+        #expect(try await noteIDs(in: store) == ["fresh"])
+        _ = token
+    }
+
     @Test func aDatabaseFromANewerSchemaIsRebuilt() async throws {
         let directory = try TemporaryDirectory()
         let url = directory.file("cache.sqlite")

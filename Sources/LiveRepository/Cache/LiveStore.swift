@@ -231,7 +231,7 @@ public final class LiveStore: @unchecked Sendable {
             return nil
         }
         let tables = (try? connection.query("SELECT name FROM sqlite_schema WHERE type = 'table'") { $0.string(0) }) ?? []
-        return Dictionary(uniqueKeysWithValues: tables.map { ($0, TableChange(isWholeTable: true)) })
+        return Dictionary(uniqueKeysWithValues: tables.map { ($0, TableChange(isWholeTable: true, isRebuilt: true)) })
     }
 }
 

@@ -6,11 +6,14 @@ struct TableChange: Sendable {
     var ids: Set<String> = []
     /// Whether the table changed in ways not tracked row by row (raw SQL, a rebuilt cache).
     var isWholeTable = false
+    /// Whether the cache file was rebuilt empty: live data reloads from the server.
+    var isRebuilt = false
 
     mutating func formUnion(_ other: TableChange) {
         rowids.formUnion(other.rowids)
         ids.formUnion(other.ids)
         isWholeTable = isWholeTable || other.isWholeTable
+        isRebuilt = isRebuilt || other.isRebuilt
     }
 }
 

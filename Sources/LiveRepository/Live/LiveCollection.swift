@@ -191,6 +191,10 @@ public final class LiveCollection<Record: CacheRecord>: Observable {
 
 extension LiveCollection: CacheChangeListener {
     func cacheDidChange(_ change: TableChange) {
-        schedule(.refresh(change))
+        if change.isRebuilt {
+            resetPage()
+        } else {
+            schedule(.refresh(change))
+        }
     }
 }

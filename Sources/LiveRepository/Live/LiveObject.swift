@@ -194,5 +194,6 @@ public final class LiveObject<Record: CacheRecord>: Observable {
 extension LiveObject: CacheChangeListener {
     func cacheDidChange(_ change: TableChange) {
         reloadFromCache()
+        if change.isRebuilt { refresh() }
     }
 }
