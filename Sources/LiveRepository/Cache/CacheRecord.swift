@@ -22,6 +22,6 @@ public protocol CacheRecord: Sendable, Equatable, Identifiable where ID == Strin
     /// Reads a record from a row whose columns are ``RecordTable/columns``, in order.
     init(row: SQLiteRow) throws
 
-    /// The values of ``RecordTable/columns``, in order, starting with ``id``.
+    /// The values of ``RecordTable/columns``, in order, starting with `id`.
     var columnValues: [SQLiteValue] { get }
 }

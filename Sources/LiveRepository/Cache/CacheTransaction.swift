@@ -21,7 +21,7 @@ public final class CacheTransaction {
     @discardableResult
     public func upsert<Record: CacheRecord>(_ record: Record) throws -> Bool {
         let table = Record.table
-        let sql = Self.upsertSQL(for: table)
+        let sql = upsertSQL(for: table)
         guard let rowid = try connection.queryFirst(sql, record.columnValues, row: { $0.int64(0) }) else {
             return false
         }
@@ -103,6 +103,17 @@ public final class CacheTransaction {
             change[entry.table, default: TableChange()].ids.insert(entry.id)
         }
         for table in currentWholeTables { change[table, default: TableChange()].isWholeTable = true }
+    }
+
+    /// The upsert statement of each table this transaction wrote, built once: a batch of real-time
+    /// events upserts thousands of records of the same table.
+    private var upsertStatements: [String: String] = [:]
+
+    private func upsertSQL(for table: RecordTable) -> String {
+        if let sql = upsertStatements[table.name] { return sql }
+        let sql = Self.upsertSQL(for: table)
+        upsertStatements[table.name] = sql
+        return sql
     }
 
     /// `INSERT ... ON CONFLICT DO UPDATE ... WHERE <some column differs> RETURNING rowid`: a row

@@ -126,7 +126,9 @@ extension LiveCollection {
         let reader = self.reader
         let pageSize = self.pageSize
         let decodedRowids = Set(decoded.keys)
-        let prefetch = max(pageSize * 2, 40)
+        // The rows nearest the anchor, decoded ahead of time: two pages, but never more than a
+        // fraction of the decoded-records limit, so a huge page does not load every record.
+        let prefetch = min(max(pageSize * 2, 40), Self.decodedLimit / 8)
         store.read({ connection in
             try Self.perform(job, on: window, reader: reader, pageSize: pageSize,
                              refreshing: decodedRowids, prefetch: prefetch, connection: connection)

@@ -68,6 +68,8 @@ public final class LiveCollection<Record: CacheRecord>: Observable {
     /// from the server through `fetchPage` when one is given.
     ///
     /// - Parameters:
+    ///   - store: the cache the rows are read from and server pages are written to.
+    ///   - query: which records the collection shows, and in which order.
     ///   - pageSize: the rows a page adds; 20 by default, as in Amity's SDK.
     ///   - anchor: the end to open at; see ``CollectionAnchor``.
     ///   - fetchPage: asks the server for the page at a cursor (nil: the first page), starting

@@ -48,7 +48,10 @@ public final class LiveObject<Record: CacheRecord>: Observable {
     /// and from the server through `fetch` when one is given (nil: the server does not know the
     /// record). Usually a repository creates it for you.
     ///
-    /// - Parameter fetch: asks the server for the record; nil means it does not exist there.
+    /// - Parameters:
+    ///   - store: the cache the record is read from and the server's answer is written to.
+    ///   - id: the primary key of the record to show.
+    ///   - fetch: asks the server for the record; nil means it does not exist there.
     public init(store: LiveStore, id: String, fetch: (@Sendable () async throws -> Record?)?) {
         self.store = store
         self.id = id

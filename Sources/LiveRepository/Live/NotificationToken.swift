@@ -15,9 +15,9 @@ import LiveData
 /// }
 /// ```
 ///
-/// The token is the ``LifecycleOwner`` of the observation: its lifecycle is
-/// ``Lifecycle/State-swift.enum/resumed`` while it observes and
-/// ``Lifecycle/State-swift.enum/destroyed`` once invalidated, and the `LiveData` holders of the
+/// The token is the `LifecycleOwner` of the observation: its lifecycle is
+/// `Lifecycle.State.resumed` while it observes and
+/// `Lifecycle.State.destroyed` once invalidated, and the `LiveData` holders of the
 /// live object hold it weakly, so the core's owner rules do the bookkeeping.
 @MainActor
 public final class NotificationToken: LifecycleOwner {

@@ -34,7 +34,9 @@ public final class SQLiteConnection {
     ///
     /// File databases use write-ahead logging, so readers never wait for a writer.
     ///
-    /// - Parameter readOnly: open an existing file for reading only.
+    /// - Parameters:
+    ///   - location: the database to open: a private in-memory one, or a file.
+    ///   - readOnly: open an existing file for reading only.
     /// - Throws: ``SQLiteError`` if the file cannot be opened or is not a database.
     public init(location: Location, readOnly: Bool = false) throws {
         self.location = location

@@ -15,6 +15,7 @@ public protocol SocialAPI: Sendable {
     /// One page of a list, in the query's order.
     ///
     /// - Parameters:
+    ///   - query: the list to read: which records, in which order.
     ///   - cursor: nil for the first page, else the previous page's `nextCursor`.
     ///   - limit: the most records to return; a page may hold fewer.
     /// - Returns: the records; `nextCursor` is nil on the last page.

@@ -3,7 +3,9 @@ import LiveRepository
 extension SocialQuery where Record == Channel {
     /// Channels, most recently active first.
     ///
-    /// - Parameter types: the channel types to list, or nil for every type.
+    /// - Parameters:
+    ///   - types: the channel types to list, or nil for every type.
+    ///   - includeDeleted: list deleted channels too; they are left out by default.
     public static func channels(types: Set<ChannelType>? = nil, includeDeleted: Bool = false) -> Self {
         Self(kind: .channels(types: types, includeDeleted: includeDeleted), cacheQuery: CacheQuery(
             oneOf("type", types) + notDeleted(includeDeleted),
@@ -15,8 +17,11 @@ extension SocialQuery where Record == Message {
     /// Messages of a channel, newest first by default.
     ///
     /// - Parameters:
+    ///   - channelId: the channel whose messages to list.
     ///   - types: the message types to list, or nil for every type.
     ///   - senderId: list only this user's messages, or nil for everyone's.
+    ///   - includeDeleted: list deleted messages too; they are left out by default.
+    ///   - newestFirst: newest first when true (the default), oldest first when false.
     public static func messages(
         channelId: String, types: Set<MessageType>? = nil, senderId: String? = nil,
         includeDeleted: Bool = false, newestFirst: Bool = true
@@ -37,6 +42,7 @@ extension SocialQuery where Record == ChannelMember {
     /// Members of a channel, earliest joined first.
     ///
     /// - Parameters:
+    ///   - channelId: the channel whose members to list.
     ///   - roles: the roles to list, or nil for every role.
     ///   - memberships: the membership states to list; members in good standing by default, nil for all.
     public static func channelMembers(
@@ -51,7 +57,10 @@ extension SocialQuery where Record == ChannelMember {
 extension SocialQuery where Record == Community {
     /// Communities, alphabetically by default.
     ///
-    /// - Parameter publicOnly: list only public communities.
+    /// - Parameters:
+    ///   - publicOnly: list only public communities.
+    ///   - includeDeleted: list deleted communities too; they are left out by default.
+    ///   - order: alphabetically by display name (the default), or newest first.
     public static func communities(
         publicOnly: Bool = false, includeDeleted: Bool = false, sortedBy order: CommunitySortOrder = .displayName
     ) -> Self {
@@ -67,7 +76,9 @@ extension SocialQuery where Record == Community {
 extension SocialQuery where Record == CommunityMember {
     /// Members of a community, earliest joined first.
     ///
-    /// - Parameter roles: the roles to list, or nil for every role.
+    /// - Parameters:
+    ///   - communityId: the community whose members to list.
+    ///   - roles: the roles to list, or nil for every role.
     public static func communityMembers(communityId: String, roles: Set<MemberRole>? = nil) -> Self {
         Self(kind: .communityMembers(communityId: communityId, roles: roles), cacheQuery: CacheQuery(
             [.equals("communityId", .text(communityId))] + oneOf("role", roles),

@@ -57,7 +57,9 @@ extension SocialQuery where Record == Reaction {
 extension SocialQuery where Record == Follow {
     /// The follows of `userId` by others, newest first; accepted ones only unless `status` says otherwise.
     ///
-    /// - Parameter status: the status to list, or nil for every status.
+    /// - Parameters:
+    ///   - userId: the user being followed.
+    ///   - status: the status to list, or nil for every status.
     public static func followers(of userId: String, status: FollowStatus? = .accepted) -> Self {
         Self(kind: .followers(userId: userId, status: status), cacheQuery: CacheQuery(
             [.equals("followeeId", .text(userId))] + (status.map { [.equals("status", .text($0.rawValue))] } ?? []),
@@ -66,7 +68,9 @@ extension SocialQuery where Record == Follow {
 
     /// The follows by `userId` of others, newest first; accepted ones only unless `status` says otherwise.
     ///
-    /// - Parameter status: the status to list, or nil for every status.
+    /// - Parameters:
+    ///   - userId: the user who follows.
+    ///   - status: the status to list, or nil for every status.
     public static func following(of userId: String, status: FollowStatus? = .accepted) -> Self {
         Self(kind: .following(userId: userId, status: status), cacheQuery: CacheQuery(
             [.equals("followerId", .text(userId))] + (status.map { [.equals("status", .text($0.rawValue))] } ?? []),

@@ -29,7 +29,7 @@ public final class SocialClient {
     private var realtimeTask: Task<Void, Never>?
 
     /// Creates a client over a cache, creating or migrating it, and rebuilding it if damaged
-    /// (see ``LiveStore/recovery``).
+    /// (see `LiveStore.recovery`).
     public init(
         api: any SocialAPI, userId: String, cache: SQLiteConnection.Location,
         now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }

@@ -1,6 +1,10 @@
 import LiveRepository
 
 /// Members of chat channels.
+///
+/// Get it from ``SocialClient/channelMembers``. It is a light view of the client, so there is no
+/// need to keep one. Its lists are read-only here: memberships change through
+/// ``ChannelRepository``.
 @MainActor
 public struct ChannelMemberRepository {
     let client: SocialClient

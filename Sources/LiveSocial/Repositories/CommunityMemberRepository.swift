@@ -1,6 +1,10 @@
 import LiveRepository
 
 /// Members of communities.
+///
+/// Get it from ``SocialClient/communityMembers``. It is a light view of the client, so there is no
+/// need to keep one. Its lists are read-only here: memberships change through
+/// ``CommunityRepository``.
 @MainActor
 public struct CommunityMemberRepository {
     let client: SocialClient

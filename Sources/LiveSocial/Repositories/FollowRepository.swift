@@ -1,6 +1,10 @@
 import LiveRepository
 
 /// Followers and following.
+///
+/// Get it from ``SocialClient/follows``. It is a light view of the client, so there is no need to
+/// keep one. Its changes show in the cache at once, then go to the server; they throw
+/// ``SocialAPIError`` when the request fails, and the local change is then marked failed or undone.
 @MainActor
 public struct FollowRepository {
     let client: SocialClient

@@ -2,6 +2,10 @@ import Foundation
 import LiveRepository
 
 /// Messages in channels: live lists, sending, editing and deleting.
+///
+/// Get it from ``SocialClient/messages``. It is a light view of the client, so there is no need to
+/// keep one. Its changes show in the cache at once, then go to the server; they throw
+/// ``SocialAPIError`` when the request fails, and the local change is then marked failed or undone.
 @MainActor
 public struct MessageRepository {
     let client: SocialClient
@@ -14,9 +18,11 @@ public struct MessageRepository {
     /// arrive at the end.
     ///
     /// - Parameters:
+    ///   - channelId: the channel whose messages to show.
     ///   - types: only these message types, or all.
     ///   - senderId: only this user's messages, or everyone's.
     ///   - includeDeleted: include deleted messages (shown with `isDeleted`).
+    ///   - pageSize: the messages a page adds; 20 by default.
     public func messages(
         channelId: String, types: Set<MessageType>? = nil, senderId: String? = nil, includeDeleted: Bool = false,
         pageSize: Int = 20

@@ -27,6 +27,7 @@ public actor SimulatedActivity {
     /// Creates an activity; nothing happens until ``run()`` or ``step()``.
     ///
     /// - Parameters:
+    ///   - server: the server the actions are performed on, as its users.
     ///   - seed: the random seed; the same seed gives the same actions.
     ///   - interval: the clock time between two actions in ``run()``.
     ///   - userIds: the users who act; nil for every user on the server.
@@ -53,7 +54,7 @@ public actor SimulatedActivity {
 
     /// Performs one random action and returns it with the acting user, or nil when there is nobody to act.
     ///
-    /// - Throws: ``LiveSocial/SocialAPIError`` when the server refuses the action.
+    /// - Throws: `SocialAPIError` when the server refuses the action.
     @discardableResult
     public func step() async throws -> (userId: String, mutation: SocialMutation)? {
         var users = userIds ?? []

@@ -7,7 +7,7 @@ extension EmbeddedServer {
     /// It is a real write: it gets change-log entries and real-time events, but it skips the
     /// latency, connectivity and failure rules of client requests (rejection rules still apply).
     ///
-    /// - Throws: ``LiveSocial/SocialAPIError`` when the mutation is refused.
+    /// - Throws: `SocialAPIError` when the mutation is refused.
     @discardableResult
     public func perform(_ mutation: SocialMutation, as userId: String) throws -> SocialMutationResult {
         let engine = MutationEngine(database: database, controls: controls)
@@ -72,7 +72,7 @@ extension EmbeddedServer {
 
     /// Bans a member from a channel: their membership becomes `.banned` and their messages are refused.
     ///
-    /// - Throws: ``LiveSocial/SocialAPIError/notFound(_:)`` when `userId` is not a member.
+    /// - Throws: `SocialAPIError.notFound(_:)` when `userId` is not a member.
     public func ban(_ userId: String, fromChannel channelId: String) throws {
         let engine = MutationEngine(database: database, controls: controls)
         try write { writer in

@@ -4,7 +4,7 @@ import LiveSocial
 extension EmbeddedServer {
     /// A client's connection to an ``EmbeddedServer``, signed in as one user.
     ///
-    /// It is the app's ``LiveSocial/SocialAPI``: every request waits for the server's latency,
+    /// It is the app's `SocialAPI`: every request waits for the server's latency,
     /// fails when the server is disconnected or told to fail, and mutations are made as
     /// ``userId``. Connections are cheap values; make one per signed-in user.
     public struct Connection: SocialAPI {

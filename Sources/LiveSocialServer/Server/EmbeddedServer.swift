@@ -4,7 +4,7 @@ import LiveSocial
 
 /// An in-process server of the social domain, with its own SQLite database.
 ///
-/// It implements the server side of ``LiveSocial/SocialAPI``: ``connection(userId:)`` hands out
+/// It implements the server side of `SocialAPI`: ``connection(userId:)`` hands out
 /// a ``Connection`` that an app or a test uses as its backend, signed in as one user. Writes
 /// made through any connection, or as another user with ``perform(_:as:)``, go to the
 /// server database, get the next number of a server-wide change sequence, and reach every
@@ -16,7 +16,7 @@ import LiveSocial
 /// - latency: ``setLatency(_:)`` delays every request by a duration of clock time;
 /// - failures: ``failNextRequests(_:message:)``, ``failRequests(_:message:)``,
 ///   ``dropNextResponses(_:)`` and ``rejectMessages(containing:reason:)``;
-/// - connectivity: ``disconnect()`` makes requests throw ``LiveSocial/SocialAPIError/offline`` and
+/// - connectivity: ``disconnect()`` makes requests throw `SocialAPIError.offline` and
 ///   drops real-time events (clients catch up with `changes(since:limit:)`); ``reconnect()``.
 ///
 /// Timestamps never repeat: each write gets at least a millisecond more than the previous one,
@@ -57,7 +57,7 @@ public actor EmbeddedServer {
         return { start.duration(to: clock.now) }
     }
 
-    /// A client connection signed in as `userId`; it conforms to ``LiveSocial/SocialAPI``.
+    /// A client connection signed in as `userId`; it conforms to `SocialAPI`.
     public nonisolated func connection(userId: String) -> Connection {
         Connection(server: self, userId: userId)
     }
@@ -77,11 +77,11 @@ public actor EmbeddedServer {
 
     /// Drops every client's connection: requests throw `.offline`, events are missed.
     ///
-    /// Subscribers receive ``LiveSocial/SocialEvent/disconnected``. Writes made meanwhile (as
+    /// Subscribers receive `SocialEvent.disconnected`. Writes made meanwhile (as
     /// other users) still reach the change log.
     public nonisolated func disconnect() { hub.setConnected(false) }
 
-    /// Restores the connection; subscribers receive ``LiveSocial/SocialEvent/connected``.
+    /// Restores the connection; subscribers receive `SocialEvent.connected`.
     public nonisolated func reconnect() { hub.setConnected(true) }
 
     /// How many event streams are open.
@@ -98,7 +98,7 @@ public actor EmbeddedServer {
         controls.withState { $0.latency = latency }
     }
 
-    /// Makes the next `count` requests fail with ``LiveSocial/SocialAPIError/serverFailure(_:)``.
+    /// Makes the next `count` requests fail with `SocialAPIError.serverFailure(_:)`.
     public nonisolated func failNextRequests(_ count: Int, message: String = "simulated server failure") {
         controls.withState {
             $0.failuresLeft = count
@@ -106,7 +106,7 @@ public actor EmbeddedServer {
         }
     }
 
-    /// Makes every request of the given kinds fail with ``LiveSocial/SocialAPIError/serverFailure(_:)``,
+    /// Makes every request of the given kinds fail with `SocialAPIError.serverFailure(_:)`,
     /// until ``resetFailures()``. An empty set stops failing by kind.
     public nonisolated func failRequests(_ kinds: Set<ServerRequestKind>, message: String = "simulated server failure") {
         controls.withState {
@@ -116,13 +116,13 @@ public actor EmbeddedServer {
     }
 
     /// Makes the next `count` requests succeed on the server but lose their answer: the client
-    /// gets ``LiveSocial/SocialAPIError/offline`` although the change was made (a resend must not duplicate it).
+    /// gets `SocialAPIError.offline` although the change was made (a resend must not duplicate it).
     public nonisolated func dropNextResponses(_ count: Int) {
         controls.withState { $0.responsesToDrop = count }
     }
 
     /// Refuses messages (sent or edited) whose text contains `fragment`, ignoring case, with
-    /// ``LiveSocial/SocialAPIError/rejected(_:)`` carrying `reason`.
+    /// `SocialAPIError.rejected(_:)` carrying `reason`.
     public nonisolated func rejectMessages(containing fragment: String, reason: String) {
         controls.withState { $0.rejectedFragments.append((fragment, reason)) }
     }

@@ -1,13 +1,15 @@
 /// The kinds of requests a client makes to an ``EmbeddedServer``, for failure injection.
+///
+/// Pass a set of them to ``EmbeddedServer/failRequests(_:message:)`` to make only those requests fail.
 public enum ServerRequestKind: String, Sendable, Hashable, CaseIterable {
-    /// ``LiveSocial/SocialAPI/fetch(_:id:)``.
+    /// Reads of one record: `SocialAPI.fetch(_:id:)`.
     case fetch
-    /// ``LiveSocial/SocialAPI/fetchPage(_:cursor:limit:)``.
+    /// Reads of a page of a list: `SocialAPI.fetchPage(_:cursor:limit:)`.
     case fetchPage
-    /// ``LiveSocial/SocialAPI/changes(since:limit:)``.
+    /// Catch-up reads of the change log: `SocialAPI.changes(since:limit:)`.
     case changes
-    /// ``LiveSocial/SocialAPI/latestSequence()``.
+    /// Reads of the latest sequence number: `SocialAPI.latestSequence()`.
     case latestSequence
-    /// ``LiveSocial/SocialAPI/perform(_:)``.
+    /// Mutations: `SocialAPI.perform(_:)`.
     case mutation
 }
