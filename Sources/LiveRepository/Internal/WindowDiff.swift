@@ -81,10 +81,9 @@ enum WindowDiff {
         let newCount = newEnd - prefix
 
         // Where each new row sits (relative to the prefix).
-        var newPosition: [Int64: Int] = [:]
-        newPosition.reserveCapacity(newCount)
+        var newPosition = RowPositions(capacity: newCount)
         for offset in 0..<newCount {
-            newPosition[new[prefix + offset]] = offset
+            newPosition.set(new[prefix + offset], offset)
         }
 
         // For each old row: its relative new position, or -1 when it left. A row that follows
@@ -98,7 +97,7 @@ enum WindowDiff {
             let position: Int
             if last + 1 < newCount, last >= 0, new[prefix + last + 1] == id {
                 position = last + 1
-            } else if let found = newPosition[id] {
+            } else if let found = newPosition.value(for: id) {
                 position = found
             } else {
                 continue
