@@ -123,21 +123,6 @@ import Testing
         #expect(window.contains(key(100, "z")))
     }
 
-    @Test func furtherPicksTheBoundaryFurtherFromTheAnchor() {
-        let ascending = CollectionWindow(ascending: true)
-        let low = CollectionWindow.Boundary.through(key(1, "a"))
-        let high = CollectionWindow.Boundary.through(key(2, "a"))
-        #expect(ascending.further(low, high) == high)
-        #expect(ascending.further(high, low) == high)
-        #expect(ascending.further(low, .end) == .end)
-        #expect(ascending.further(.end, high) == .end)
-        #expect(ascending.further(low, low) == low)
-        let descending = CollectionWindow(ascending: false)
-        #expect(descending.further(low, high) == low)
-        #expect(descending.further(high, low) == low)
-        #expect(descending.further(.end, .end) == .end)
-    }
-
     @Test func boundaryReachingAKeyNeverHidesShownRows() {
         var window = CollectionWindow(ascending: true)
         // An empty window through the end: the key itself.

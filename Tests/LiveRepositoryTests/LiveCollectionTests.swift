@@ -1,3 +1,4 @@
+import Dispatch
 @testable import LiveRepository
 import Testing
 
@@ -18,6 +19,32 @@ import Testing
                         error.map { "\($0)" }))
         }
         return (log, token)
+    }
+
+    @Test func aServerFailureBeforeTheCacheAnswersWaitsForTheCachedRows() async throws {
+        let store = try await makeStore(Note.numbered(3))
+        // Hold the store's queue so the cache read cannot run before the server fails.
+        let gate = DispatchSemaphore(value: 0)
+        store.read({ _ in gate.wait() }, completion: { (_: Result<Void, any Error>) in })
+        let failed = Deliveries<Void>()
+        let collection = LiveCollection(
+            store: store, query: CacheQuery<Note>(orderBy: "rank"),
+            fetchPage: { _, _ in
+                await MainActor.run { failed.record(()) }
+                throw TestServerError()
+            })
+        let (log, token) = observe(collection)
+        try await failed.next()
+        await Task.yield()
+        #expect(log.unread == 0)
+        gate.signal()
+        let first = try await log.next()
+        #expect(first.status == .local)
+        #expect(first.ids == ["n1", "n2", "n3"])
+        let second = try await log.next()
+        #expect(second.status == .local)
+        #expect(second.loading == .error)
+        _ = token
     }
 
     @Test func cachedRowsComeFirstThenTheServersPage() async throws {

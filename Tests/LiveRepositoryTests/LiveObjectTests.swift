@@ -20,6 +20,31 @@ import Testing
         return (object, server)
     }
 
+    @Test func aServerFailureBeforeTheCacheAnswersWaitsForTheCachedRecord() async throws {
+        let store = try await makeNoteStore([Note(id: "a", rank: 1, body: "cached")])
+        // Hold the store's queue so the cache read cannot run before the server fails.
+        let gate = DispatchSemaphore(value: 0)
+        store.read({ _ in gate.wait() }, completion: { (_: Result<Void, any Error>) in })
+        let failed = Deliveries<Void>()
+        let object = LiveObject<Note>(store: store, id: "a", fetch: {
+            await MainActor.run { failed.record(()) }
+            throw TestServerError()
+        })
+        let (log, token) = observe(object)
+        try await failed.next()
+        await Task.yield()
+        #expect(log.unread == 0)
+        gate.signal()
+        let first = try await log.next()
+        #expect(first.status == .local)
+        #expect(first.snapshot?.body == "cached")
+        let second = try await log.next()
+        #expect(second.status == .local)
+        #expect(second.loading == .error)
+        #expect(second.error != nil)
+        _ = token
+    }
+
     @Test func cachedRecordComesFirstAsLocalThenFreshFromTheServer() async throws {
         let store = try await makeNoteStore([Note(id: "a", rank: 1, body: "cached")])
         let (object, server) = serverObject(store, id: "a")

@@ -8,8 +8,9 @@ struct CollectionJobs {
         case refresh(TableChange)
         /// Add a page of cached rows beyond the boundary.
         case extend
-        /// Move the boundary to at least this far (after a server page), then apply `then`.
-        case reach(CollectionWindow.Boundary, then: @MainActor (inout ServerProgress) -> Void)
+        /// After a server page: move the boundary to the end (the last page) or to at least the
+        /// page's last record (nil: an empty page, keep it), then apply `then`.
+        case reach(CollectionWindow.Boundary?, then: @MainActor (inout ServerProgress) -> Void)
     }
 
     /// What the collection knows of its server pages, changed when a `reach` job lands.

@@ -79,12 +79,4 @@ struct CollectionWindow: Sendable {
         guard let last, key.precedes(last, ascending: ascending) else { return .through(key) }
         return .through(last)
     }
-
-    /// The further of two boundaries in anchor order.
-    func further(_ a: Boundary, _ b: Boundary) -> Boundary {
-        switch (a, b) {
-        case (.end, _), (_, .end): .end
-        case (.through(let x), .through(let y)): x.precedes(y, ascending: ascending) ? b : a
-        }
-    }
 }

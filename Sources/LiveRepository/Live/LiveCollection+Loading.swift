@@ -58,6 +58,12 @@ extension LiveCollection {
 
     private func serverAnswered(_ result: Result<RemotePage<Record>, any Error>, generation: Int) {
         guard generation == fetchGeneration else { return }
+        // The cache speaks first: an answer (typically a quick failure) that comes before the
+        // first cache read waits for it, so cached rows are never reported as missing.
+        guard firstCacheReadDone else {
+            afterFirstCacheRead = { [weak self] in self?.serverAnswered(result, generation: generation) }
+            return
+        }
         switch result {
         case .failure(let error):
             wantedServerPages = 0
@@ -92,14 +98,8 @@ extension LiveCollection {
             update(change: nil) { $0.loadingStatus = .error; $0.error = error }
             return
         }
-        let target: CollectionWindow.Boundary
-        if page.nextCursor == nil {
-            target = .end
-        } else if let lastKey {
-            target = state.window.boundary(reaching: lastKey)
-        } else {
-            target = state.window.boundary
-        }
+        // The last page reaches the end; another reaches its last record (an empty one, nothing).
+        let target: CollectionWindow.Boundary? = page.nextCursor == nil ? .end : lastKey.map { .through($0) }
         schedule(.reach(target) { server in
             server.cursor = page.nextCursor
             server.exhausted = page.nextCursor == nil
@@ -174,7 +174,13 @@ extension LiveCollection {
                             boundary: beyond.count > pageSize ? .through(beyond[pageSize - 1]) : .end)
             }
         case .reach(let target, _):
-            let boundary = window.further(window.boundary, target)
+            // Computed against the window as it is now: a window that holds every cached row
+            // (`.end`) but not every server row ends at the page's last record from here on.
+            let boundary: CollectionWindow.Boundary = switch target {
+            case nil: window.boundary
+            case .end?: .end
+            case .through(let key)?: window.boundary(reaching: key)
+            }
             if boundary != window.boundary {
                 let from: RowKey? = if case .through(let key) = window.boundary { key } else { window.rows.last }
                 let known = Set(window.rows.map(\.rowid))
@@ -190,7 +196,15 @@ extension LiveCollection {
 
     private func finish(_ job: CollectionJobs.Job, _ result: Result<Outcome, any Error>) {
         jobs.isRunning = false
-        defer { runNextJob() }
+        defer {
+            if case .firstPage = job, !firstCacheReadDone {
+                firstCacheReadDone = true
+                let waiting = afterFirstCacheRead
+                afterFirstCacheRead = nil
+                waiting?()
+            }
+            runNextJob()
+        }
         switch result {
         case .failure(let error):
             update(change: nil) {

@@ -43,6 +43,10 @@ public final class LiveObject<Record: CacheRecord>: Observable {
     private let registrar = ObservationRegistrar()
     private var state = State()
     private var fetchGeneration = 0
+    /// Whether the first read of the cache has landed; the server's answer waits for it.
+    private var firstCacheReadDone = false
+    /// A server answer that came before the first cache read, applied right after it.
+    private var afterFirstCacheRead: (() -> Void)?
 
     /// Creates a live object for the record `id` and starts loading it: from the cache at once,
     /// and from the server through `fetch` when one is given (nil: the server does not know the
@@ -133,6 +137,11 @@ public final class LiveObject<Record: CacheRecord>: Observable {
 
     private func serverAnswered(_ result: Result<Record?, any Error>, generation: Int) {
         guard generation == fetchGeneration else { return }
+        // The cache speaks first: an answer that comes before the first cache read waits for it.
+        guard firstCacheReadDone else {
+            afterFirstCacheRead = { [weak self] in self?.serverAnswered(result, generation: generation) }
+            return
+        }
         switch result {
         case .failure(let error):
             update {
@@ -176,6 +185,14 @@ public final class LiveObject<Record: CacheRecord>: Observable {
     }
 
     private func cacheAnswered(_ result: Result<Record?, any Error>) {
+        defer {
+            if !firstCacheReadDone {
+                firstCacheReadDone = true
+                let waiting = afterFirstCacheRead
+                afterFirstCacheRead = nil
+                waiting?()
+            }
+        }
         update {
             switch result {
             case .success(let record):
