@@ -27,6 +27,10 @@ public final class SocialClient {
     /// Whether the real-time connection is up, as the last connection event said.
     public private(set) var isConnected = false
     private var realtimeTask: Task<Void, Never>?
+    /// Records created locally under a ``localID()`` whose create is with the server, by local id.
+    /// The real-time event of the server's copy can arrive before the mutation's answer: it
+    /// replaces the local copy in the same write, so both are never shown together.
+    private var pendingCreates: [String: any CacheRecord] = [:]
 
     /// Creates a client over a cache, creating or migrating it, and rebuilding it if damaged
     /// (see `LiveStore.recovery`).
@@ -97,7 +101,14 @@ public final class SocialClient {
     public func apply(_ event: SocialEvent) {
         if let sequence = event.sequence { lastEventSequence = max(lastEventSequence, sequence) }
         switch event {
-        case .created(let record, _), .updated(let record, _):
+        case .created(let record, _):
+            let replaced = pendingCreates.first { record.isServerCopy(of: $0.value) }?.key
+            if let replaced { pendingCreates[replaced] = nil }
+            store.enqueueWrite { transaction in
+                try record.store(in: transaction)
+                if let replaced { try transaction.delete(record.kind.recordType, id: replaced) }
+            }
+        case .updated(let record, _):
             store.enqueueWrite { try record.store(in: $0) }
         case .deleted(let key, _):
             store.enqueueWrite { try key.remove(from: $0) }
@@ -131,7 +142,8 @@ public final class SocialClient {
     /// Runs a mutation the way every repository does: the local change first (observers see it
     /// at once, marked ``SyncState/syncing``), then the server, then its answer in the cache.
     /// When the server fails, the local record stays, marked ``SyncState/error``, or a local
-    /// removal is undone; the error is rethrown.
+    /// removal is undone, or (for a record without a sync state) the change is rolled back; the
+    /// error is rethrown.
     ///
     /// - Parameters:
     ///   - local: the record as it should look now (nil for changes made only by the server).
@@ -147,9 +159,17 @@ public final class SocialClient {
             return copy
         }
         let removedID = removing?.id
-        try await store.write { transaction in
+        let createsLocally = pending.map { $0.id.hasPrefix(Self.localIDPrefix) } ?? false
+        if let pending, createsLocally { pendingCreates[pending.id] = pending }
+        defer { if let pending, createsLocally { pendingCreates[pending.id] = nil } }
+        // Without a sync state to show a failure, the cached record before the change is kept
+        // to roll back to.
+        let keepsPrevious = syncState == nil
+        let previous = try await store.write { transaction -> Record? in
+            let previous = try pending.flatMap { keepsPrevious ? try transaction.record(Record.self, id: $0.id) : nil }
             if let pending { try transaction.upsert(pending) }
             if let removedID { try transaction.delete(Record.self, id: removedID) }
+            return previous
         }
         do {
             let result = try await api.perform(mutation)
@@ -163,13 +183,18 @@ public final class SocialClient {
             }
             return result
         } catch {
+            // A local copy a real-time event already replaced by the server's stays replaced (the
+            // server made the change; only its answer was lost).
+            let replacedByServer = createsLocally && pending.map { pendingCreates[$0.id] == nil } ?? false
             // Without a sync state to show the failure, the local change is rolled back instead.
-            let failed = syncState.flatMap { syncState in
+            let failed = replacedByServer ? nil : syncState.flatMap { syncState in
                 pending.map { record -> Record in var copy = record; copy[keyPath: syncState] = .error; return copy }
             }
-            let restored = removing
+            let restored = removing ?? (syncState == nil ? previous : nil)
+            let discarded = syncState == nil && previous == nil ? pending?.id : nil
             _ = try? await store.write { transaction in
                 if let failed { try transaction.upsert(failed) }
+                if let discarded { try transaction.delete(Record.self, id: discarded) }
                 if let restored { try transaction.upsert(restored) }
             }
             throw error
@@ -177,5 +202,7 @@ public final class SocialClient {
     }
 
     /// A new local id for a record the server has not seen yet.
-    func localID() -> String { "local-" + UUID().uuidString.lowercased() }
+    func localID() -> String { Self.localIDPrefix + UUID().uuidString.lowercased() }
+
+    private static let localIDPrefix = "local-"
 }

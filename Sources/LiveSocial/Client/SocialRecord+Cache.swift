@@ -11,6 +11,23 @@ extension SocialRecord {
     }
 }
 
+extension SocialRecord {
+    /// Whether this record from the server is the server's copy of `local`, a post or comment
+    /// created locally under a local id: same author, place and text.
+    func isServerCopy(of local: any CacheRecord) -> Bool {
+        switch (self, local) {
+        case (.post(let post), let local as Post):
+            post.authorId == local.authorId && post.targetType == local.targetType && post.targetId == local.targetId
+                && post.text == local.text
+        case (.comment(let comment), let local as Comment):
+            comment.authorId == local.authorId && comment.postId == local.postId && comment.parentId == local.parentId
+                && comment.text == local.text
+        default:
+            false
+        }
+    }
+}
+
 extension SocialRecordKey {
     /// Removes the record from the cache.
     func remove(from transaction: CacheTransaction) throws {

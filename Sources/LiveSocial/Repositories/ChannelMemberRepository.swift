@@ -9,6 +9,9 @@ import LiveRepository
 public struct ChannelMemberRepository {
     let client: SocialClient
 
+    /// The membership with `id` (see `ChannelMember.makeID(channelId:userId:)`), live.
+    public func get(id: String) -> LiveObject<ChannelMember> { client.liveObject(ChannelMember.self, id: id) }
+
     /// One user's membership of a channel, live.
     public func get(channelId: String, userId: String) -> LiveObject<ChannelMember> {
         client.liveObject(ChannelMember.self, id: ChannelMember.makeID(channelId: channelId, userId: userId))

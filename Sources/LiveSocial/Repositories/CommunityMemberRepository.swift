@@ -9,6 +9,9 @@ import LiveRepository
 public struct CommunityMemberRepository {
     let client: SocialClient
 
+    /// The membership with `id` (see `CommunityMember.makeID(communityId:userId:)`), live.
+    public func get(id: String) -> LiveObject<CommunityMember> { client.liveObject(CommunityMember.self, id: id) }
+
     /// One user's membership of a community, live.
     public func get(communityId: String, userId: String) -> LiveObject<CommunityMember> {
         client.liveObject(CommunityMember.self, id: CommunityMember.makeID(communityId: communityId, userId: userId))

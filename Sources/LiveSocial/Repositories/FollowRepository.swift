@@ -9,6 +9,9 @@ import LiveRepository
 public struct FollowRepository {
     let client: SocialClient
 
+    /// The follow relation with `id` (see `Follow.makeID(followerId:followeeId:)`), live.
+    public func get(id: String) -> LiveObject<Follow> { client.liveObject(Follow.self, id: id) }
+
     /// The follow relation from `followerId` to `followeeId`, live.
     public func get(followerId: String, followeeId: String) -> LiveObject<Follow> {
         client.liveObject(Follow.self, id: Follow.makeID(followerId: followerId, followeeId: followeeId))

@@ -9,6 +9,9 @@ import LiveRepository
 public struct ReactionRepository {
     let client: SocialClient
 
+    /// The reaction with `id` (see `Reaction.makeID(targetType:targetId:userId:name:)`), live.
+    public func get(id: String) -> LiveObject<Reaction> { client.liveObject(Reaction.self, id: id) }
+
     /// Reactions on one post, comment or message, newest first; only `name` ones when given.
     public func reactions(
         on targetType: ReactionTargetType, targetId: String, name: String? = nil, pageSize: Int = 20

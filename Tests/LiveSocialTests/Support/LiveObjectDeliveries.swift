@@ -1,0 +1,113 @@
+import Foundation
+import LiveRepository
+import LiveSocial
+import LiveSocialServer
+
+/// What a live object observer saw in one delivery.
+struct ObjectDelivery<Record: CacheRecord> {
+    var dataStatus: DataStatus
+    var loadingStatus: LoadingStatus
+    var snapshot: Record?
+    var error: (any Error)?
+}
+
+extension LiveObject {
+    /// Observes the live object into a `Deliveries` log.
+    func record() -> (Deliveries<ObjectDelivery<Record>>, NotificationToken) {
+        let log = Deliveries<ObjectDelivery<Record>>()
+        let token = observe { object, error in
+            log.record(ObjectDelivery(dataStatus: object.dataStatus, loadingStatus: object.loadingStatus,
+                                      snapshot: object.snapshot, error: error))
+        }
+        return (log, token)
+    }
+
+    /// Waits for deliveries until one satisfies `condition`, and returns it.
+    func next(
+        in log: Deliveries<ObjectDelivery<Record>>, where condition: (ObjectDelivery<Record>) -> Bool
+    ) async throws -> ObjectDelivery<Record> {
+        while true {
+            let delivery = try await log.next()
+            if condition(delivery) { return delivery }
+        }
+    }
+}
+
+extension Deliveries {
+    /// Marks everything received so far as read, so the next wait sees only what comes after.
+    func skipUnread() async throws {
+        while unread > 0 { _ = try await next() }
+    }
+}
+
+extension LiveCollection {
+    /// Waits for the server's first page (unless it is shown already), then pages with
+    /// `nextPage()` until `hasNext` is false.
+    ///
+    /// - Returns: the delivery of every page, the first page's (or the current state) included, in order.
+    func loadAllPages(in log: Deliveries<CollectionDelivery<Record>>) async throws -> [CollectionDelivery<Record>] {
+        let first = if dataStatus == .fresh && loadingStatus == .loaded {
+            CollectionDelivery(dataStatus: dataStatus, loadingStatus: loadingStatus, records: allObjects(), change: nil, error: error)
+        } else {
+            try await next(in: log) { $0.dataStatus == .fresh && $0.loadingStatus == .loaded }
+        }
+        var pages = [first]
+        while hasNext {
+            try await log.skipUnread()
+            nextPage()
+            pages.append(try await next(in: log) { $0.loadingStatus == .loaded })
+        }
+        return pages
+    }
+}
+
+extension ClientFixture {
+    /// Waits until a change the server made has reached the client: the live object for
+    /// `id` shows a snapshot satisfying `condition`.
+    func waitFor<Record: CacheRecord>(
+        _ type: Record.Type, id: String, where condition: @escaping (Record?) -> Bool
+    ) async throws {
+        let object = LiveObject<Record>(store: client.store, id: id, fetch: nil)
+        let (log, token) = object.record()
+        _ = try await object.next(in: log) { condition($0.snapshot) }
+        withExtendedLifetime((object, token)) {}
+    }
+}
+
+/// A temporary folder, removed by `remove()`.
+struct TemporaryFolder {
+    let url: URL
+
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("LiveSocialTests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    func remove() {
+        try? FileManager.default.removeItem(at: url)
+    }
+}
+
+/// The embedded server's API, with real-time events the test sends itself.
+struct ScriptedEventsAPI: SocialAPI {
+    let base: EmbeddedServer.Connection
+    let stream: AsyncStream<SocialEvent>
+
+    func fetch<Record: CacheRecord>(_ type: Record.Type, id: String) async throws -> Record? {
+        try await base.fetch(type, id: id)
+    }
+
+    func fetchPage<Record: CacheRecord>(_ query: SocialQuery<Record>, cursor: String?, limit: Int) async throws -> RemotePage<Record> {
+        try await base.fetchPage(query, cursor: cursor, limit: limit)
+    }
+
+    func changes(since sequence: Int64, limit: Int) async throws -> ChangeLog {
+        try await base.changes(since: sequence, limit: limit)
+    }
+
+    func latestSequence() async throws -> Int64 { try await base.latestSequence() }
+
+    func perform(_ mutation: SocialMutation) async throws -> SocialMutationResult { try await base.perform(mutation) }
+
+    func events() -> AsyncStream<SocialEvent> { stream }
+}
