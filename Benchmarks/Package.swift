@@ -17,6 +17,7 @@ let package = Package(
         .package(name: "swift-livedata", path: ".."),
         .package(url: "https://github.com/ordo-one/benchmark.git", exact: "1.38.1", traits: ["MallocInterposer"]),
         .package(url: "https://github.com/OpenCombine/OpenCombine.git", exact: "0.14.0"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", exact: "7.10.0"),
     ],
     targets: [
         // Bytes in use on the malloc heap (mallinfo2 on glibc, malloc_zone_statistics on Darwin).
@@ -49,6 +50,16 @@ let package = Package(
             plugins: [
                 .plugin(name: "BenchmarkPlugin", package: "benchmark"),
             ]
+        ),
+        // `swift run -c release RepositoryVersus`: the repository layer against GRDB's ValueObservation.
+        .executableTarget(
+            name: "RepositoryVersus",
+            dependencies: [
+                .product(name: "LiveRepository", package: "swift-livedata"),
+                .product(name: "LiveSocial", package: "swift-livedata"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            swiftSettings: strict
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,121 @@
+import Foundation
+import GRDB
+import LiveRepository
+
+/// Measures the repository layer (LiveStore, LiveCollection, the change-set computation)
+/// against GRDB's ValueObservation over the same SQLite data, and prints a table per scenario.
+///
+///     swift run -c release RepositoryVersus [rounds]     # 1,000,000 messages, about 2 minutes
+///     swift run -c release RepositoryVersus quick        # 100,000 messages, for CI
+///     swift run -c release RepositoryVersus memory ROWS  # scenario 3 alone (run by the others)
+@main
+struct RepositoryVersus {
+    /// Starts the run on the main actor and turns the main thread's run loop, as an app does.
+    /// (An `async` main would not do: on Linux, `dispatch_main()` then drains the main queue
+    /// from a worker thread, and GRDB's `.immediate` scheduling requires the main thread.)
+    @MainActor
+    static func main() {
+        let residentAtStart = ResidentMemory.bytes()
+        _ = launch
+        Task { @MainActor in exit(await start(residentAtStart: residentAtStart)) }
+        RunLoop.main.run()
+    }
+
+    /// Runs what the arguments ask for; returns the exit status.
+    @MainActor
+    static func start(residentAtStart: Int?) async -> Int32 {
+        var arguments = Array(CommandLine.arguments.dropFirst())
+        do {
+            if arguments.first == "memory" {
+                let rows = arguments.dropFirst().first.flatMap { Int($0) } ?? 100_000
+                print(try await MemoryScenario.run(rows: rows, residentAtStart: residentAtStart ?? 0).line)
+                return 0
+            }
+            let quick = arguments.first == "quick"
+            if quick { arguments.removeFirst() }
+            let rounds = arguments.first.flatMap { Int($0) }.map { max(1, $0) }
+            var report = Report(settings: quick ? .quick(rounds: rounds) : .full(rounds: rounds))
+            try await run(&report)
+            print(report.text())
+            print(report.goals())
+            return 0
+        } catch {
+            FileHandle.standardError.write(Data("RepositoryVersus failed: \(error)\n".utf8))
+            return 1
+        }
+    }
+
+    @MainActor
+    static func run(_ report: inout Report) async throws {
+        let settings = report.settings
+        report.cores = ProcessInfo.processInfo.activeProcessorCount
+        let folder = try CacheBuilder.temporaryFolder("main")
+        defer { try? FileManager.default.removeItem(at: folder) }
+
+        // 3 first, in a process of its own, while this one is still small.
+        if ResidentMemory.bytes() != nil {
+            progress("3. memory: a \(grouped(settings.memoryRows))-row window, in a child process")
+            report.memory = try MemoryScenario.inChildProcess(rows: settings.memoryRows)
+        }
+
+        progress("1. building a cache of \(grouped(settings.cachedMessages)) messages")
+        let url = folder.appendingPathComponent("messages.sqlite")
+        let channels = settings.channels
+        do {
+            let store = try CacheBuilder.open(url)
+            report.cacheBuild = try await CacheBuilder.fill(
+                store, messages: settings.cachedMessages, seed: 1, pageCacheMiB: 512
+            ) {
+                channelName(forMessage: $0, channels: channels)
+            }
+            await store.close()
+        }
+        progress("1. first local callback, \(settings.timedChannels) channels")
+        do {
+            let store = try CacheBuilder.open(url)
+            let pool = try GRDBSide.openPool(url)
+            var random = SeededGenerator(seed: 42)
+            let picked = (0..<(settings.warmUpChannels + settings.timedChannels)).map { _ in
+                "channel-\(random.next() % UInt64(channels))"
+            }
+            let scenario = FirstReadScenario(store: store, pool: pool)
+            report.firstRead = try await scenario.run(channels: picked, warmUp: settings.warmUpChannels)
+            await store.close()
+            try pool.close()
+        }
+
+        let events = EventScenario(events: settings.events, folder: folder, budget: settings.eventBudget)
+        for round in 0..<settings.eventRounds {
+            progress("2. events, round \(round + 1) of \(settings.eventRounds)")
+            if round % 2 == 0 {
+                report.liveEvents.append(try await events.liveStore(round: round))
+                report.grdbEvents.append(try await events.grdb(round: round))
+            } else {
+                report.grdbEvents.append(try await events.grdb(round: round))
+                report.liveEvents.append(try await events.liveStore(round: round))
+            }
+        }
+
+        for size in settings.diffSizes {
+            progress("4. change sets, \(grouped(size.rows)) rows")
+            let input = DiffInput(rows: size.rows, changes: size.changes, seed: UInt64(size.rows))
+            report.diffs.append((size.rows, size.changes,
+                                 DiffScenario.collectionDiffing(input, calls: settings.diffCalls),
+                                 DiffScenario.standardLibrary(input, calls: settings.standardDiffCalls)))
+        }
+    }
+
+    /// The channel of the `index`th cached message: seeded, so about the same number per channel.
+    static func channelName(forMessage index: Int, channels: Int) -> String {
+        var random = SeededGenerator(seed: UInt64(index))
+        return "channel-\(random.next() % UInt64(channels))"
+    }
+
+    static func progress(_ text: String) {
+        let elapsed = formatted(seconds(launch.duration(to: .now)))
+        FileHandle.standardError.write(Data("[RepositoryVersus \(elapsed) s] \(text)\n".utf8))
+    }
+
+    /// When the process started, near enough: the first progress line.
+    static let launch = ContinuousClock.now
+}
