@@ -2,23 +2,23 @@ import Foundation
 import LiveRepository
 import LiveSocial
 
-/// Scenario 3, run in a process of its own (`RepositoryVersus memory ROWS`): the resident memory
-/// a collection whose window holds `rows` rows adds.
+/// Scenario 3, in processes of their own: one builds a cache of `rows` messages in one channel
+/// (`RepositoryVersus memory-build ROWS FILE`), a fresh one opens it and a collection whose
+/// window holds all of them (`RepositoryVersus memory ROWS FILE`): its resident memory above its
+/// own start is what the window costs an app that opens a cache it already has.
 @MainActor
 enum MemoryScenario {
     static let channel = "memory"
 
-    /// Builds a cache of `rows` messages in one channel (in a store that is then closed and
-    /// released), reopens it, and opens a collection with one page of `rows` rows.
-    static func run(rows: Int, residentAtStart: Int) async throws -> MemoryReading {
-        let folder = try CacheBuilder.temporaryFolder("memory")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let url = folder.appendingPathComponent("cache.sqlite")
-        do {
-            let store = try CacheBuilder.open(url)
-            _ = try await CacheBuilder.fill(store, messages: rows, seed: 3) { _ in channel }
-            await store.close()
-        }
+    /// Builds the cache file for ``run(rows:residentAtStart:cache:)``.
+    static func build(rows: Int, cache url: URL) async throws {
+        let store = try CacheBuilder.open(url)
+        _ = try await CacheBuilder.fill(store, messages: rows, seed: 3) { _ in channel }
+        await store.close()
+    }
+
+    /// Opens the cache at `url` and a collection with one page of `rows` rows.
+    static func run(rows: Int, residentAtStart: Int, cache url: URL) async throws -> MemoryReading {
         let store = try CacheBuilder.open(url)
         let before = ResidentMemory.bytes() ?? 0
         let clock = ContinuousClock()
@@ -43,20 +43,33 @@ enum MemoryScenario {
             firstCallbackMilliseconds: milliseconds(start.duration(to: end)))
     }
 
-    /// Runs `RepositoryVersus memory ROWS` as a child process and reads its result.
+    /// Builds the cache in one child process and measures in another, and reads the result.
     nonisolated static func inChildProcess(rows: Int) throws -> MemoryReading {
+        let folder = try CacheBuilder.temporaryFolder("memory")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("cache.sqlite").path
+        _ = try child(["memory-build", String(rows), path])
+        let text = try child(["memory", String(rows), path])
+        guard let reading = MemoryReading(output: text) else {
+            fatalError("the memory scenario printed no reading:\n\(text)")
+        }
+        return reading
+    }
+
+    /// Runs this executable with `arguments` and returns what it printed.
+    private nonisolated static func child(_ arguments: [String]) throws -> String {
         let process = Process()
         process.executableURL = Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
-        process.arguments = ["memory", String(rows)]
+        process.arguments = arguments
         let pipe = Pipe()
         process.standardOutput = pipe
         try process.run()
         let output = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         let text = String(decoding: output, as: UTF8.self)
-        guard process.terminationStatus == 0, let reading = MemoryReading(output: text) else {
-            fatalError("the memory scenario's process failed (\(process.terminationStatus)):\n\(text)")
+        guard process.terminationStatus == 0 else {
+            fatalError("`\(arguments.joined(separator: " "))` failed (\(process.terminationStatus)):\n\(text)")
         }
-        return reading
+        return text
     }
 }

@@ -7,7 +7,8 @@ import LiveRepository
 ///
 ///     swift run -c release RepositoryVersus [rounds]     # 1,000,000 messages, about 2 minutes
 ///     swift run -c release RepositoryVersus quick        # 100,000 messages, for CI
-///     swift run -c release RepositoryVersus memory ROWS  # scenario 3 alone (run by the others)
+///     swift run -c release RepositoryVersus memory-build ROWS FILE; … memory ROWS FILE  # scenario 3 (run by the others)
+///     swift run -c release RepositoryVersus events [COUNT]  # scenario 2 alone, ours only, for profiling
 @main
 struct RepositoryVersus {
     /// Starts the run on the main actor and turns the main thread's run loop, as an app does.
@@ -26,9 +27,23 @@ struct RepositoryVersus {
     static func start(residentAtStart: Int?) async -> Int32 {
         var arguments = Array(CommandLine.arguments.dropFirst())
         do {
-            if arguments.first == "memory" {
-                let rows = arguments.dropFirst().first.flatMap { Int($0) } ?? 100_000
-                print(try await MemoryScenario.run(rows: rows, residentAtStart: residentAtStart ?? 0).line)
+            if arguments.first == "memory-build" || arguments.first == "memory", arguments.count == 3,
+               let rows = Int(arguments[1]) {
+                let url = URL(fileURLWithPath: arguments[2])
+                if arguments.first == "memory-build" {
+                    try await MemoryScenario.build(rows: rows, cache: url)
+                } else {
+                    print(try await MemoryScenario.run(rows: rows, residentAtStart: residentAtStart ?? 0, cache: url).line)
+                }
+                return 0
+            }
+            if arguments.first == "events" {
+                // Scenario 2 alone, ours only, for profiling: `RepositoryVersus events [count]`.
+                let count = arguments.dropFirst().first.flatMap { Int($0) } ?? 100_000
+                let folder = try CacheBuilder.temporaryFolder("events")
+                defer { try? FileManager.default.removeItem(at: folder) }
+                let run = try await EventScenario(events: count, folder: folder, budget: .seconds(5)).liveStore(round: 0)
+                print("\(grouped(count)) events: \(grouped(Int(run.eventsPerSecond))) events/s, \(run.seconds) s")
                 return 0
             }
             let quick = arguments.first == "quick"

@@ -21,11 +21,22 @@ public final class CacheTransaction {
     @discardableResult
     public func upsert<Record: CacheRecord>(_ record: Record) throws -> Bool {
         let table = Record.table
-        let sql = upsertSQL(for: table)
-        guard let rowid = try connection.queryFirst(sql, record.columnValues, row: { $0.int64(0) }) else {
-            return false
+        let values = record.columnValues
+        // A new record (the usual case for real-time events) is a plain insert, twice as fast
+        // as an upsert that returns its rowid; a stored one (or a constraint failure, which the
+        // upsert then reports) takes the upsert, which changes the row only if a value differs.
+        let statements = try upsertStatements(for: table)
+        try statements.insert.bind(values)
+        _ = try statements.insert.step()
+        statements.insert.reset()
+        if connection.changes == 1 {
+            mark(table.name, rowid: connection.lastInsertRowID, id: record.id)
+            return true
         }
-        mark(table.name, rowid: rowid, id: record.id)
+        try statements.upsert.bind(values)
+        defer { statements.upsert.reset() }
+        guard try statements.upsert.step() else { return false }
+        mark(table.name, rowid: statements.upsert.row.int64(0), id: record.id)
         return true
     }
 
@@ -87,33 +98,47 @@ public final class CacheTransaction {
         current.append((table, rowid, id))
     }
 
-    /// Runs one write in a savepoint; its touched rows count only if it succeeds.
-    func run(_ body: (CacheTransaction) throws -> Void) throws {
+    /// Runs one write, in a savepoint when `isolated`; its touched rows count only if it
+    /// succeeds. Without a savepoint a failure leaves its partial changes: the caller must then
+    /// roll back the whole transaction.
+    func run(_ body: (CacheTransaction) throws -> Void, isolated: Bool = true) throws {
         current.removeAll(keepingCapacity: true)
         currentWholeTables.removeAll()
         do {
-            try connection.transaction { try body(self) }
+            if isolated {
+                try connection.transaction { try body(self) }
+            } else {
+                try body(self)
+            }
         } catch {
             current.removeAll(keepingCapacity: true)
             currentWholeTables.removeAll()
             throw error
         }
         for entry in current {
-            change[entry.table, default: TableChange()].rowids.insert(entry.rowid)
-            change[entry.table, default: TableChange()].ids.insert(entry.id)
+            Self.record(entry.rowid, entry.id, in: &change[entry.table, default: TableChange()])
         }
         for table in currentWholeTables { change[table, default: TableChange()].isWholeTable = true }
     }
 
-    /// The upsert statement of each table this transaction wrote, built once: a batch of real-time
-    /// events upserts thousands of records of the same table.
-    private var upsertStatements: [String: String] = [:]
+    private static func record(_ rowid: Int64, _ id: String, in tableChange: inout TableChange) {
+        tableChange.rowids.insert(rowid)
+        tableChange.ids.insert(id)
+    }
 
-    private func upsertSQL(for table: RecordTable) -> String {
-        if let sql = upsertStatements[table.name] { return sql }
-        let sql = Self.upsertSQL(for: table)
-        upsertStatements[table.name] = sql
-        return sql
+    /// The upsert statement of each table this transaction wrote, found once: a batch of
+    /// real-time events upserts thousands of records of the same table.
+    private var upsertStatements: [String: (insert: SQLiteStatement, upsert: SQLiteStatement)] = [:]
+
+    private func upsertStatements(for table: RecordTable) throws -> (insert: SQLiteStatement, upsert: SQLiteStatement) {
+        if let statements = upsertStatements[table.name] { return statements }
+        let placeholders = Array(repeating: "?", count: table.columns.count).joined(separator: ", ")
+        let statements = (
+            insert: try connection.statement(
+                "INSERT OR IGNORE INTO \(table.name) (\(table.columnList)) VALUES (\(placeholders))"),
+            upsert: try connection.statement(Self.upsertSQL(for: table)))
+        upsertStatements[table.name] = statements
+        return statements
     }
 
     /// `INSERT ... ON CONFLICT DO UPDATE ... WHERE <some column differs> RETURNING rowid`: a row

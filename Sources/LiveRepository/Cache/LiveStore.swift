@@ -16,8 +16,9 @@ import Foundation
 ///
 /// A damaged cache file never stops the app: see ``recovery``.
 public final class LiveStore: @unchecked Sendable {
-    // `@unchecked Sendable`: `connection` and `migrator` are used only on `queue`; `lock` guards
-    // `pending`, `drainScheduled` and `lastRecovery`; `hub` is isolated to the main actor.
+    // `@unchecked Sendable`: `connection`, `migrator` and `inBurst` are used only on `queue`;
+    // `lock` guards `pending`, `drainScheduled` and `lastRecovery`; `hub` is isolated to the
+    // main actor.
 
     /// Where the cache lives.
     public let location: SQLiteConnection.Location
@@ -32,6 +33,16 @@ public final class LiveStore: @unchecked Sendable {
     private var pending: [PendingWrite] = []
     private var drainScheduled = false
     private var lastRecovery: CacheRecovery?
+    /// Whether a burst of writes has the big page cache; used only on `queue`.
+    private var inBurst = false
+
+    /// The most queued writes committed in one transaction.
+    static let maximumBatch = 16_384
+    /// The batch size from which a transaction counts as a burst.
+    static let burstSize = 1_024
+    /// SQLite's page cache, in KiB: its default, and during a burst.
+    static let defaultCacheKiB = 2_000
+    static let burstCacheKiB = 32_768
 
     private struct PendingWrite {
         let body: @Sendable (CacheTransaction) throws -> Void
@@ -97,23 +108,56 @@ public final class LiveStore: @unchecked Sendable {
 
     /// On `queue`: commits every queued write in one transaction, then tells the main actor.
     private func drain() {
+        // At most `maximumBatch` writes a transaction: a transaction larger than SQLite's page
+        // cache spills pages to disk before it commits, and observers wait for its end.
         let batch = lock.withLock {
-            defer { pending.removeAll(keepingCapacity: true); drainScheduled = false }
-            return pending
+            let taken = Array(pending.prefix(Self.maximumBatch))
+            pending.removeFirst(taken.count)
+            if pending.isEmpty { drainScheduled = false } else { queue.async { self.drain() } }
+            return taken
         }
         guard !batch.isEmpty else { return }
-        let transaction = CacheTransaction(connection: connection)
+        // First optimistically, every write straight in one transaction; if one throws, the
+        // whole batch is rolled back and run again with each write in a savepoint, so only the
+        // failing one is undone. Writes rarely fail, and savepoints cost two statements each.
+        // A burst (real-time events after a reconnect, say) gets a page cache big enough for its
+        // transaction, so that SQLite does not spill pages to disk before the commit; the memory
+        // is given back afterwards.
+        if batch.count >= Self.burstSize, !inBurst {
+            inBurst = true
+            try? connection.execute("PRAGMA cache_size = -\(Self.burstCacheKiB)")
+        }
+        defer {
+            // The burst ends when no writes are waiting.
+            if inBurst, lock.withLock({ pending.isEmpty }) {
+                inBurst = false
+                try? connection.execute("PRAGMA cache_size = -\(Self.defaultCacheKiB)")
+                connection.releaseMemory()
+            }
+        }
+        var transaction = CacheTransaction(connection: connection)
         var outcomes: [(any Error)?] = Array(repeating: nil, count: batch.count)
         var failure: (any Error)?
         do {
             try connection.transaction {
-                for (index, write) in batch.enumerated() {
-                    do { try transaction.run(write.body) }
-                    catch { outcomes[index] = error }
-                }
+                for write in batch { try transaction.run(write.body, isolated: false) }
             }
         } catch {
             failure = error
+        }
+        if failure != nil, batch.count > 1, connection.isInAutocommitMode {
+            failure = nil
+            transaction = CacheTransaction(connection: connection)
+            do {
+                try connection.transaction {
+                    for (index, write) in batch.enumerated() {
+                        do { try transaction.run(write.body, isolated: true) }
+                        catch { outcomes[index] = error }
+                    }
+                }
+            } catch {
+                failure = error
+            }
         }
         var change = failure == nil ? transaction.change : [:]
         if let failure, let rebuilt = recoverIfDamaged(failure) { change = rebuilt }
@@ -240,3 +284,4 @@ public final class LiveStore: @unchecked Sendable {
 private final class ResultBox<T>: @unchecked Sendable {
     var value: T?
 }
+

@@ -60,6 +60,7 @@ public final class SQLiteConnection {
             // Reading the journal mode also proves the file is a database: a damaged header fails here.
             _ = try query("PRAGMA journal_mode = WAL") { $0.string(0) }
             try execute("PRAGMA synchronous = NORMAL")
+            try execute("PRAGMA wal_autocheckpoint = 8192")
         } else if readOnly {
             // Read-only files get the same proof by reading the schema's first page.
             _ = try query("SELECT count(*) FROM sqlite_schema") { $0.int(0) }
@@ -165,6 +166,15 @@ public final class SQLiteConnection {
         }
     }
     private var savepointDepth = 0
+
+    /// Frees the memory SQLite holds for this connection that it does not need (unused pages of
+    /// its page cache), as after a large transaction.
+    public func releaseMemory() {
+        if let handle { sqlite3_db_release_memory(handle) }
+    }
+
+    /// Whether no transaction is open (SQLite's autocommit mode); false on a closed connection.
+    public var isInAutocommitMode: Bool { handle.map { sqlite3_get_autocommit($0) != 0 } ?? false }
 
     /// The number of rows the last `INSERT`, `UPDATE` or `DELETE` changed.
     public var changes: Int { handle.map { Int(sqlite3_changes64($0)) } ?? 0 }

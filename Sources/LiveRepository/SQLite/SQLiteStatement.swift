@@ -31,14 +31,14 @@ public final class SQLiteStatement {
     /// The number of `?` parameters the statement takes.
     public var parameterCount: Int { Int(sqlite3_bind_parameter_count(handle)) }
 
-    /// Resets the statement and binds `values` to its parameters, in order.
+    /// Resets the statement and binds `values` to its parameters, in order (every parameter is
+    /// bound, so no value of an earlier run is left).
     ///
     /// - Throws: ``SQLiteError`` if the number of values differs from ``parameterCount`` or SQLite
     ///   refuses a value.
     public func bind(_ values: [SQLiteValue]) throws {
         try checkOpen()
         sqlite3_reset(handle)
-        sqlite3_clear_bindings(handle)
         guard values.count == parameterCount else {
             throw SQLiteError(
                 code: SQLITE_RANGE,
