@@ -34,10 +34,14 @@ let package = Package(
         // An in-process server implementing the remote API, for the sample and the tests.
         .target(name: "LiveSocialServer", dependencies: ["LiveSocial", "LiveRepository"]),
 
-        .testTarget(name: "LiveDataTests", dependencies: ["LiveData"]),
-        .testTarget(name: "LiveRepositoryTests", dependencies: ["LiveRepository", "LiveData"]),
-        .testTarget(name: "LiveSocialTests", dependencies: ["LiveSocial", "LiveSocialServer", "LiveRepository"]),
-        .testTarget(name: "LiveSocialServerTests", dependencies: ["LiveSocialServer", "LiveSocial"]),
+        // Helpers shared by the test targets (a seeded generator, an awaitable delivery log).
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "LiveDataTests", dependencies: ["LiveData", "TestSupport"]),
+        .testTarget(name: "LiveRepositoryTests", dependencies: ["LiveRepository", "LiveData", "TestSupport"]),
+        .testTarget(
+            name: "LiveSocialTests",
+            dependencies: ["LiveSocial", "LiveSocialServer", "LiveRepository", "TestSupport"]),
+        .testTarget(name: "LiveSocialServerTests", dependencies: ["LiveSocialServer", "LiveSocial", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,5 @@
 @testable import LiveRepository
+import TestSupport
 import Testing
 
 /// A record with a single column, for the upsert statement's special case.

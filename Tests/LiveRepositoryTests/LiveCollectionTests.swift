@@ -1,3 +1,4 @@
+import TestSupport
 import Dispatch
 @testable import LiveRepository
 import Testing

@@ -1,3 +1,4 @@
+import TestSupport
 import Observation
 @testable import LiveRepository
 import Testing

@@ -1,3 +1,4 @@
+import TestSupport
 import Dispatch
 import Foundation
 @testable import LiveRepository

@@ -1,3 +1,4 @@
+import TestSupport
 import LiveData
 @testable import LiveRepository
 import Testing

@@ -30,11 +30,49 @@ public struct CacheQuery<Record: CacheRecord>: Sendable, Hashable {
         self.ascending = ascending
     }
 
-    /// The `WHERE` clause body (without the keyword; `1` when there are no predicates) and its bindings.
-    var whereClause: (sql: String, bindings: [SQLiteValue]) {
+    /// The query in the opposite order.
+    public var reversed: CacheQuery {
+        var query = self
+        query.ascending.toggle()
+        return query
+    }
+
+    /// The predicates as the body of a SQL `WHERE` clause (without the keyword; `1` when there
+    /// are none) and the values to bind to its `?` parameters, in order. For a backend that
+    /// keeps the same tables, such as the embedded server.
+    public var whereClause: (sql: String, bindings: [SQLiteValue]) {
         guard !predicates.isEmpty else { return ("1", []) }
         var bindings: [SQLiteValue] = []
         let parts = predicates.map { $0.sql(appendingTo: &bindings) }
         return (parts.joined(separator: " AND "), bindings)
+    }
+
+    /// A SQL condition true exactly for the rows after the row with `sortValue` and `id` in this
+    /// query's order (SQLite's: `NULL` first when ascending), and its bindings: keyset paging.
+    public func condition(after sortValue: SQLiteValue, id: String) -> (sql: String, bindings: [SQLiteValue]) {
+        var bindings: [SQLiteValue] = []
+        let notAfter = condition(notAfter: sortValue, id: id, bindings: &bindings)
+        return ("NOT " + notAfter, bindings)
+    }
+
+    /// SQL true for the rows at or before (`sortValue`, `id`) in this query's order; never
+    /// `NULL` itself, so `NOT` of it is exactly the rows after.
+    func condition(notAfter sortValue: SQLiteValue, id: String, bindings: inout [SQLiteValue]) -> String {
+        let column = sortColumn
+        let id = SQLiteValue.text(id)
+        switch (sortValue, ascending) {
+        case (.null, true):
+            bindings += [id]
+            return "(\(column) IS NULL AND id <= ?)"
+        case (.null, false):
+            bindings += [id]
+            return "(\(column) IS NOT NULL OR id >= ?)"
+        case (let value, true):
+            bindings += [value, value, id]
+            return "(\(column) IS NULL OR \(column) < ? OR (\(column) = ? AND id <= ?))"
+        case (let value, false):
+            bindings += [value, value, id]
+            return "(\(column) IS NOT NULL AND (\(column) > ? OR (\(column) = ? AND id >= ?)))"
+        }
     }
 }

@@ -9,6 +9,8 @@ struct WindowReader<Record: CacheRecord>: Sendable {
     /// Whether anchor order is ascending in the sort column.
     let ascending: Bool
 
+    /// The query in anchor order.
+    private var anchorOrder: CacheQuery<Record> { query.ascending == ascending ? query : query.reversed }
     private var table: RecordTable { Record.table }
     private var direction: String { ascending ? "ASC" : "DESC" }
     private var keyColumns: String { "rowid, \(query.sortColumn), id" }
@@ -25,7 +27,7 @@ struct WindowReader<Record: CacheRecord>: Sendable {
     func rows(through boundary: CollectionWindow.Boundary, in connection: SQLiteConnection) throws -> [RowKey] {
         var (condition, bindings) = query.whereClause
         if case .through(let key) = boundary {
-            condition += " AND " + Self.notAfter(key, column: query.sortColumn, ascending: ascending, bindings: &bindings)
+            condition += " AND " + anchorOrder.condition(notAfter: key.value, id: key.id, bindings: &bindings)
         }
         return try connection.query("SELECT \(keyColumns) FROM \(table.name) WHERE \(condition) \(order)", bindings, row: Self.key)
     }
@@ -34,7 +36,7 @@ struct WindowReader<Record: CacheRecord>: Sendable {
     func rows(after key: RowKey?, limit: Int, in connection: SQLiteConnection) throws -> [RowKey] {
         var (condition, bindings) = query.whereClause
         if let key {
-            condition += " AND NOT " + Self.notAfter(key, column: query.sortColumn, ascending: ascending, bindings: &bindings)
+            condition += " AND NOT " + anchorOrder.condition(notAfter: key.value, id: key.id, bindings: &bindings)
         }
         let sql = "SELECT \(keyColumns) FROM \(table.name) WHERE \(condition) \(order) LIMIT ?"
         return try connection.query(sql, bindings + [.int(limit)], row: Self.key)
@@ -50,10 +52,10 @@ struct WindowReader<Record: CacheRecord>: Sendable {
     func range(after key: RowKey?, through boundary: CollectionWindow.Boundary) -> (sql: String, bindings: [SQLiteValue]) {
         var (condition, bindings) = query.whereClause
         if let key {
-            condition += " AND NOT " + Self.notAfter(key, column: query.sortColumn, ascending: ascending, bindings: &bindings)
+            condition += " AND NOT " + anchorOrder.condition(notAfter: key.value, id: key.id, bindings: &bindings)
         }
         if case .through(let last) = boundary {
-            condition += " AND " + Self.notAfter(last, column: query.sortColumn, ascending: ascending, bindings: &bindings)
+            condition += " AND " + anchorOrder.condition(notAfter: last.value, id: last.id, bindings: &bindings)
         }
         return (condition, bindings)
     }
@@ -134,25 +136,5 @@ struct WindowReader<Record: CacheRecord>: Sendable {
             first = false
         }
         return text + "]"
-    }
-
-    /// SQL true for rows at or before `key` in anchor order, as SQLite sorts (`NULL` first);
-    /// never `NULL` itself, so `NOT` of it is exactly the rows after `key`.
-    private static func notAfter(_ key: RowKey, column: String, ascending: Bool, bindings: inout [SQLiteValue]) -> String {
-        let id = SQLiteValue.text(key.id)
-        switch (key.value, ascending) {
-        case (.null, true):
-            bindings += [id]
-            return "(\(column) IS NULL AND id <= ?)"
-        case (.null, false):
-            bindings += [id]
-            return "(\(column) IS NOT NULL OR id >= ?)"
-        case (let value, true):
-            bindings += [value, value, id]
-            return "(\(column) IS NULL OR \(column) < ? OR (\(column) = ? AND id <= ?))"
-        case (let value, false):
-            bindings += [value, value, id]
-            return "(\(column) IS NOT NULL AND (\(column) > ? OR (\(column) = ? AND id >= ?)))"
-        }
     }
 }

@@ -58,11 +58,8 @@ extension LiveCollection {
 
     private func serverAnswered(_ result: Result<RemotePage<Record>, any Error>, generation: Int) {
         guard generation == fetchGeneration else { return }
-        // The cache speaks first: an answer (typically a quick failure) that comes before the
-        // first cache read waits for it, so cached rows are never reported as missing.
-        guard firstCacheReadDone else {
-            afterFirstCacheRead = { [weak self] in self?.serverAnswered(result, generation: generation) }
-            return
+        guard cacheFirst.isOpen else {
+            return cacheFirst.hold { [weak self] in self?.serverAnswered(result, generation: generation) }
         }
         switch result {
         case .failure(let error):
@@ -197,12 +194,7 @@ extension LiveCollection {
     private func finish(_ job: CollectionJobs.Job, _ result: Result<Outcome, any Error>) {
         jobs.isRunning = false
         defer {
-            if case .firstPage = job, !firstCacheReadDone {
-                firstCacheReadDone = true
-                let waiting = afterFirstCacheRead
-                afterFirstCacheRead = nil
-                waiting?()
-            }
+            if case .firstPage = job { cacheFirst.open()?() }
             runNextJob()
         }
         switch result {

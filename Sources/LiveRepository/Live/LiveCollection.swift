@@ -63,10 +63,7 @@ public final class LiveCollection<Record: CacheRecord>: Observable {
     /// While a server page is being stored: the rows observers saw last, and the rows touched
     /// since. The page's own writes then reach observers as one delivery, with the fresh status.
     var held: (rows: [Int64], touched: Set<Int64>)?
-    /// Whether the first read of the cache has landed; the server's answer waits for it.
-    var firstCacheReadDone = false
-    /// A server answer that came before the first cache read, applied right after it.
-    var afterFirstCacheRead: (() -> Void)?
+    var cacheFirst = CacheFirstGate()
 
     /// Creates a collection and starts loading it: the first page from the cache at once, and
     /// from the server through `fetchPage` when one is given.

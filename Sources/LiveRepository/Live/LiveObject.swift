@@ -43,10 +43,7 @@ public final class LiveObject<Record: CacheRecord>: Observable {
     private let registrar = ObservationRegistrar()
     private var state = State()
     private var fetchGeneration = 0
-    /// Whether the first read of the cache has landed; the server's answer waits for it.
-    private var firstCacheReadDone = false
-    /// A server answer that came before the first cache read, applied right after it.
-    private var afterFirstCacheRead: (() -> Void)?
+    private var cacheFirst = CacheFirstGate()
 
     /// Creates a live object for the record `id` and starts loading it: from the cache at once,
     /// and from the server through `fetch` when one is given (nil: the server does not know the
@@ -137,10 +134,8 @@ public final class LiveObject<Record: CacheRecord>: Observable {
 
     private func serverAnswered(_ result: Result<Record?, any Error>, generation: Int) {
         guard generation == fetchGeneration else { return }
-        // The cache speaks first: an answer that comes before the first cache read waits for it.
-        guard firstCacheReadDone else {
-            afterFirstCacheRead = { [weak self] in self?.serverAnswered(result, generation: generation) }
-            return
+        guard cacheFirst.isOpen else {
+            return cacheFirst.hold { [weak self] in self?.serverAnswered(result, generation: generation) }
         }
         switch result {
         case .failure(let error):
@@ -185,14 +180,7 @@ public final class LiveObject<Record: CacheRecord>: Observable {
     }
 
     private func cacheAnswered(_ result: Result<Record?, any Error>) {
-        defer {
-            if !firstCacheReadDone {
-                firstCacheReadDone = true
-                let waiting = afterFirstCacheRead
-                afterFirstCacheRead = nil
-                waiting?()
-            }
-        }
+        defer { cacheFirst.open()?() }
         update {
             switch result {
             case .success(let record):

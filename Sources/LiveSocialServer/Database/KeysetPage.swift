@@ -9,57 +9,15 @@ import LiveRepository
 struct KeysetPage<Record: CacheRecord> {
     let query: CacheQuery<Record>
 
-    /// The `WHERE` body for the query's predicates, mirroring the cache's own translation.
-    static func predicateSQL(_ predicates: [CachePredicate], bindings: inout [SQLiteValue]) -> String {
-        guard !predicates.isEmpty else { return "1" }
-        return predicates.map { predicate -> String in
-            switch predicate {
-            case .equals(let column, let value):
-                bindings.append(value)
-                return "\(column) = ?"
-            case .notEquals(let column, let value):
-                bindings.append(value)
-                return "\(column) IS NOT ?"
-            case .oneOf(let column, let values):
-                guard !values.isEmpty else { return "0" }
-                bindings.append(contentsOf: values)
-                return "\(column) IN (\(Array(repeating: "?", count: values.count).joined(separator: ", ")))"
-            case .lessThan(let column, let value):
-                bindings.append(value)
-                return "\(column) < ?"
-            case .greaterThan(let column, let value):
-                bindings.append(value)
-                return "\(column) > ?"
-            case .isNull(let column):
-                return "\(column) IS NULL"
-            case .isNotNull(let column):
-                return "\(column) IS NOT NULL"
-            }
-        }.joined(separator: " AND ")
-    }
-
     /// The records after `cursor` (from the start when nil), at most `limit` of them.
     func fetch(in connection: SQLiteConnection, after cursor: PageCursor?, limit: Int) throws -> RemotePage<Record> {
         let table = Record.table
         let column = query.sortColumn
-        var bindings: [SQLiteValue] = []
-        var clause = Self.predicateSQL(query.predicates, bindings: &bindings)
+        var (clause, bindings) = query.whereClause
         if let cursor {
-            let compare = query.ascending ? ">" : "<"
-            let after: String
-            switch (cursor.sortValue, query.ascending) {
-            case (.null, true):
-                after = "((\(column) IS NULL AND id > ?) OR \(column) IS NOT NULL)"
-                bindings.append(.text(cursor.id))
-            case (.null, false):
-                after = "(\(column) IS NULL AND id < ?)"
-                bindings.append(.text(cursor.id))
-            case (let value, let ascending):
-                after = "(\(column) \(compare) ? OR (\(column) = ? AND id \(compare) ?)"
-                    + (ascending ? ")" : " OR \(column) IS NULL)")
-                bindings += [value, value, .text(cursor.id)]
-            }
-            clause = "(\(clause)) AND \(after)"
+            let after = query.condition(after: cursor.sortValue, id: cursor.id)
+            clause = "(\(clause)) AND \(after.sql)"
+            bindings += after.bindings
         }
         let direction = query.ascending ? "ASC" : "DESC"
         bindings.append(.int(limit + 1))

@@ -1,3 +1,4 @@
+import TestSupport
 import LiveData
 
 /// An executable statement of the `LiveData` contract for one `MutableLiveData<Int>`, written

@@ -1,3 +1,4 @@
+import TestSupport
 @testable import LiveRepository
 
 /// A record whose sort column holds any SQLite value (a `BLOB` column has no type affinity, so

@@ -3,17 +3,19 @@
 /// A wait ends when the next item arrives or when the test's task is cancelled (as a suite's
 /// `.timeLimit` does), so a missing delivery fails the test instead of hanging the run.
 @MainActor
-final class Deliveries<Item> {
-    struct Cancelled: Error {}
-
+public final class Deliveries<Item> {
     private var received: [Item] = []
     private var waiter: CheckedContinuation<Void, Never>?
     private var consumed = 0
 
-    /// Everything received so far.
-    var all: [Item] { received }
+    /// Creates an empty log.
+    public init() {}
 
-    func record(_ item: Item) {
+    /// Everything received so far.
+    public var all: [Item] { received }
+
+    /// Adds `item` and wakes the test waiting in `next()`, if any.
+    public func record(_ item: Item) {
         received.append(item)
         wake()
     }
@@ -25,7 +27,7 @@ final class Deliveries<Item> {
     }
 
     /// The next item not yet returned by `next()`, waiting for it if needed.
-    func next() async throws -> Item {
+    public func next() async throws -> Item {
         while consumed >= received.count {
             try Task.checkCancellation()
             await withTaskCancellationHandler {
@@ -39,5 +41,5 @@ final class Deliveries<Item> {
     }
 
     /// The number of items received but not yet returned by `next()`.
-    var unread: Int { received.count - consumed }
+    public var unread: Int { received.count - consumed }
 }
