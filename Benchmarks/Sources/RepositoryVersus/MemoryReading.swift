@@ -4,7 +4,7 @@ struct MemoryReading: Sendable {
     var rows: Int
     /// Resident bytes at process start, before the cache is built.
     var atStart: Int
-    /// Resident bytes just before the collection is created (cache built, store reopened).
+    /// Resident bytes just before the collection is created (the store opened on the built cache).
     var beforeOpening: Int
     /// Resident bytes with the window open and a few rows read.
     var withWindow: Int

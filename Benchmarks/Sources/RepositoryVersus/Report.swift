@@ -44,7 +44,7 @@ struct Report {
         if let memory {
             lines += ["| measure | value |", "|---|---:|"]
             lines.append("| RSS at process start | \(mebibytes(memory.atStart)) |")
-            lines.append("| RSS just before opening the collection (cache built, store reopened) | \(mebibytes(memory.beforeOpening)) |")
+            lines.append("| RSS just before opening the collection (store opened) | \(mebibytes(memory.beforeOpening)) |")
             lines.append("| RSS with the window open and 5 rows read | \(mebibytes(memory.withWindow)) |")
             lines.append("| window open − process start | \(mebibytes(memory.aboveStart)) |")
             lines.append("| window open − just before opening | \(mebibytes(memory.aboveOpening)) |")
