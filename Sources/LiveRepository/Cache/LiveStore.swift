@@ -4,8 +4,8 @@ import Foundation
 /// The local cache: a SQLite database that live objects and collections read and watch.
 ///
 /// All disk I/O runs on the store's own serial queue, never on the main thread. Writes are
-/// batched: writes queued while one transaction runs are committed together in the next, each
-/// in its own savepoint so one failing write does not undo the others. After each commit, the
+/// batched: writes queued while one transaction runs are committed together in the next (up to
+/// 16,384 at a time), and one failing write does not undo the others. After each commit, the
 /// live objects and collections that show a touched row are told, on the main actor; nothing is
 /// told about a rolled-back change.
 ///
