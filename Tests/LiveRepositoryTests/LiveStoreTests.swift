@@ -73,6 +73,36 @@ import Testing
         _ = (logs, directory)
     }
 
+    @Test(arguments: Kind.allCases)
+    func aBurstLargerThanOneTransactionCommitsEveryWriteButTheFailingOne(kind: Kind) async throws {
+        let (store, directory) = try makeStore(kind)
+        let collection = LiveCollection(
+            store: store, query: CacheQuery<Note>(orderBy: "rank"), pageSize: 10, anchor: .end, fetchPage: nil)
+        let counts = Deliveries<Int>()
+        let token = collection.observe { collection, _, _ in counts.record(collection.count) }
+        // Hold the queue so that more writes wait than one transaction takes.
+        let gate = DispatchSemaphore(value: 0)
+        store.read({ _ in gate.wait() }, completion: { (_: Result<Void, any Error>) in })
+        let total = LiveStore.maximumBatch + 1_500
+        let failing = LiveStore.maximumBatch / 2
+        let failures = Counter()
+        for rank in 1...total {
+            store.enqueueWrite({ transaction in
+                try transaction.upsert(Note(id: "n\(rank)", rank: rank))
+                if rank == failing { throw Abort() }
+            }, completion: { error in if error != nil { failures.increment() } })
+        }
+        gate.signal()
+        while try await counts.next() < total - 1 {}
+        #expect(collection.count == total - 1)
+        #expect(failures.value == 1)
+        #expect(try await store.read { connection in
+            try connection.queryFirst("SELECT count(*) FROM notes WHERE id = ?", [.text("n\(failing)")]) { $0.int(0) }
+        } == 0)
+        #expect(collection.object(at: total - 2)?.id == "n\(total)")
+        _ = (token, directory)
+    }
+
     @Test func aThrowingWriteRethrowsItsError() async throws {
         let (store, _) = try makeStore(.inMemory)
         await #expect(throws: Abort.self) {
