@@ -22,6 +22,26 @@ import Testing
         return (log, token)
     }
 
+    @Test func readingThroughALargeWindowPrefetchesAheadOffTheMainThread() async throws {
+        let store = try await makeStore(Note.numbered(3_000))
+        for anchor in [CollectionAnchor.start, .end] {
+            let collection = LiveCollection(
+                store: store, query: CacheQuery<Note>(orderBy: "rank"), pageSize: 3_000, anchor: anchor, fetchPage: nil)
+            let counts = Deliveries<Int>()
+            let token = collection.observe { collection, _, _ in counts.record(collection.count) }
+            #expect(try await counts.next() == 3_000)
+            // A list scrolling a row or two a frame: the main thread never waits for the cache.
+            let indexes = anchor == .start ? Array(0..<3_000) : Array((0..<3_000).reversed())
+            for (step, index) in indexes.enumerated() {
+                let expected = "n\(index + 1)"
+                #expect(collection.object(at: index)?.id == expected)
+                if step % 8 == 7 { await settle(store) }
+            }
+            #expect(collection.waitingReads == 0)
+            _ = token
+        }
+    }
+
     @Test func aServerFailureBeforeTheCacheAnswersWaitsForTheCachedRows() async throws {
         let store = try await makeStore(Note.numbered(3))
         // Hold the store's queue so the cache read cannot run before the server fails.

@@ -16,9 +16,10 @@ import Observation
 /// window: always at the anchor's end, at the far end only once the window reaches it.
 ///
 /// Rows are not all in memory: the window holds each row's sort key, and records are decoded in
-/// small batches when ``object(at:)`` first asks for them, so a window of 100,000 rows costs a
-/// few megabytes. The rows nearest the anchor, and rows that change, are decoded on the store's
-/// queue ahead of time; a row far from them is read when asked for (a short read of the cache).
+/// small batches, so a window of 100,000 rows costs a few megabytes. The rows nearest the anchor,
+/// rows that change, and the rows ahead of a reader moving through ``object(at:)`` (a scrolling
+/// list) are decoded on the store's queue ahead of time. Only a jump far from them makes
+/// ``object(at:)`` wait for a short read of the cache.
 ///
 /// ```swift
 /// let messages = repository.messages(channelId: "general")
@@ -64,6 +65,10 @@ public final class LiveCollection<Record: CacheRecord>: Observable {
     /// since. The page's own writes then reach observers as one delivery, with the fresh status.
     var held: (rows: [Int64], touched: Set<Int64>)?
     var cacheFirst = CacheFirstGate()
+    /// Whether an off-main read of rows ahead of the reader is under way.
+    var isPrefetching = false
+    /// How many times ``object(at:)`` or ``allObjects()`` waited for a read of the cache (tests).
+    var waitingReads = 0
 
     /// Creates a collection and starts loading it: the first page from the cache at once, and
     /// from the server through `fetchPage` when one is given.
@@ -113,7 +118,10 @@ public final class LiveCollection<Record: CacheRecord>: Observable {
         let rows = read().window.rows
         guard rows.indices.contains(index) else { return nil }
         let row = rows[anchorIndex(index, count: rows.count)]
-        if let record = decoded[row.rowid] { return record }
+        if let record = decoded[row.rowid] {
+            prefetchAround(index)
+            return record
+        }
         decodeNear(index)
         return decoded[row.rowid]
     }
