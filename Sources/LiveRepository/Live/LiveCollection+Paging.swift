@@ -1,0 +1,111 @@
+/// Paging and server pages of a live collection.
+extension LiveCollection {
+    // MARK: Paging
+
+    /// Adds a page after the window's last row: cached rows at once, then the server's next page.
+    /// Only for collections anchored at the ``CollectionAnchor/start``; does nothing when
+    /// ``hasNext`` is false.
+    public func nextPage() {
+        guard anchor == .start else { return }
+        grow()
+    }
+
+    /// Adds a page before the window's first row: cached rows at once, then the server's next
+    /// page. Only for collections anchored at the ``CollectionAnchor/end``; does nothing when
+    /// ``hasPrevious`` is false.
+    public func previousPage() {
+        guard anchor == .end else { return }
+        grow()
+    }
+
+    /// Shrinks the window back to its first page and asks the server for that page again.
+    public func resetPage() {
+        fetchGeneration += 1
+        wantedServerPages = 0
+        update(change: nil, publish: false) { $0.server = CollectionJobs.ServerProgress() }
+        schedule(.firstPage)
+        loadServerPage(cursor: nil)
+    }
+
+    private func grow() {
+        guard canGrowNow else { return }
+        schedule(.extend)
+        guard fetchPage != nil, !state.server.exhausted else { return }
+        if state.loadingStatus == .loading {
+            wantedServerPages += 1
+        } else {
+            loadServerPage(cursor: state.server.cursor)
+        }
+    }
+
+    private var canGrowNow: Bool { anchor == .start ? hasNext : hasPrevious }
+
+    // MARK: Server pages
+
+    /// Asks the server for the page at `cursor` (nil: the first page).
+    func loadServerPage(cursor: String?) {
+        guard let fetchPage else { return }
+        fetchGeneration += 1
+        let generation = fetchGeneration
+        let limit = pageSize
+        update(change: nil) { $0.loadingStatus = .loading }
+        Task { [weak self] in
+            let result: Result<RemotePage<Record>, any Error>
+            do { result = .success(try await fetchPage(cursor, limit)) } catch { result = .failure(error) }
+            self?.serverAnswered(result, generation: generation)
+        }
+    }
+
+    private func serverAnswered(_ result: Result<RemotePage<Record>, any Error>, generation: Int) {
+        guard generation == fetchGeneration else { return }
+        guard cacheFirst.isOpen else {
+            return cacheFirst.hold { [weak self] in self?.serverAnswered(result, generation: generation) }
+        }
+        switch result {
+        case .failure(let error):
+            wantedServerPages = 0
+            update(change: nil) {
+                $0.loadingStatus = .error
+                $0.error = error
+                if $0.window.count == 0 { $0.dataStatus = .error }
+            }
+        case .success(let page):
+            let reader = self.reader
+            let start = state.server.lastKey
+            let lastKey = page.records.last.map(reader.key(of:))
+            let end: CollectionWindow.Boundary = page.nextCursor == nil ? .end : lastKey.map { .through($0) } ?? .end
+            let records = page.records
+            if held == nil { held = (publicOrder(state.window.rows), []) }
+            store.enqueueWrite({ transaction in
+                try transaction.upsert(contentsOf: records)
+                // An empty page that is not the last covers no known range: nothing is stale.
+                if !records.isEmpty || page.nextCursor == nil {
+                    try reader.deleteStale(after: start, through: end, keeping: records.map(\.id), in: transaction)
+                }
+            }, completion: { [weak self] error in
+                MainActor.assumeIsolated { self?.serverPageStored(page, lastKey: lastKey, error: error, generation: generation) }
+            })
+        }
+    }
+
+    private func serverPageStored(_ page: RemotePage<Record>, lastKey: RowKey?, error: (any Error)?, generation: Int) {
+        guard generation == fetchGeneration else { return releaseHeldChange() }
+        if let error {
+            releaseHeldChange()
+            update(change: nil) { $0.loadingStatus = .error; $0.error = error }
+            return
+        }
+        // The last page reaches the end; another reaches its last record (an empty one, nothing).
+        let target: CollectionWindow.Boundary? = page.nextCursor == nil ? .end : lastKey.map { .through($0) }
+        schedule(.reach(target) { server in
+            server.cursor = page.nextCursor
+            server.exhausted = page.nextCursor == nil
+            server.pagesLoaded += 1
+            if let lastKey { server.lastKey = lastKey }
+        })
+        if wantedServerPages > 0, page.nextCursor != nil {
+            wantedServerPages -= 1
+            loadServerPage(cursor: page.nextCursor)
+        }
+    }
+}

@@ -1,0 +1,145 @@
+/// The window reads of a live collection: one job at a time on the store's queue.
+extension LiveCollection {
+    func schedule(_ job: CollectionJobs.Job) {
+        jobs.enqueue(job)
+        runNextJob()
+    }
+
+    private func runNextJob() {
+        guard !jobs.isRunning, let job = jobs.next() else { return }
+        jobs.isRunning = true
+        let window = state.window
+        let reader = self.reader
+        let pageSize = self.pageSize
+        let decodedRowids = Set(decoded.keys)
+        // The rows nearest the anchor, decoded ahead of time: two pages, but never more than a
+        // fraction of the decoded-records limit, so a huge page does not load every record.
+        let prefetch = min(max(pageSize * 2, 40), Self.decodedLimit / 8)
+        store.read({ connection in
+            try Self.perform(job, on: window, reader: reader, pageSize: pageSize,
+                             refreshing: decodedRowids, prefetch: prefetch, connection: connection)
+        }, completion: { [weak self] result in
+            self?.finish(job, result)
+        })
+    }
+
+    private struct Outcome: Sendable {
+        var window: CollectionWindow
+        var touched: Set<Int64>
+        var records: [Int64: Record]
+    }
+
+    /// On the store's queue: the window after `job`, the rows it touched, and decoded records
+    /// for the rows nearest the anchor and the touched rows already decoded.
+    private nonisolated static func perform(
+        _ job: CollectionJobs.Job, on window: CollectionWindow, reader: WindowReader<Record>, pageSize: Int,
+        refreshing decodedRowids: Set<Int64>, prefetch: Int, connection: SQLiteConnection
+    ) throws -> Outcome {
+        var next = window
+        var touched: Set<Int64> = []
+        switch job {
+        case .firstPage:
+            let rows = try reader.first(pageSize + 1, in: connection)
+            if rows.count > pageSize {
+                next.replace(rows: Array(rows.prefix(pageSize)), boundary: .through(rows[pageSize - 1]))
+            } else {
+                next.replace(rows: rows, boundary: .end)
+            }
+        case .refresh(let change):
+            if change.isWholeTable || change.rowids.count > max(512, window.count / 4) {
+                next.replace(rows: try reader.rows(through: window.boundary, in: connection), boundary: window.boundary)
+                touched = change.isWholeTable ? Set(window.rows.map(\.rowid)) : change.rowids
+            } else {
+                next.apply(touched: change.rowids, matches: try reader.matching(change.rowids, in: connection))
+                touched = change.rowids
+            }
+        case .extend:
+            if case .through(let key) = window.boundary {
+                let beyond = try reader.rows(after: key, limit: pageSize + 1, in: connection)
+                next.extend(with: Array(beyond.prefix(pageSize)),
+                            boundary: beyond.count > pageSize ? .through(beyond[pageSize - 1]) : .end)
+            }
+        case .reach(let target, _):
+            // Computed against the window as it is now: a window that holds every cached row
+            // (`.end`) but not every server row ends at the page's last record from here on.
+            let boundary: CollectionWindow.Boundary = switch target {
+            case nil: window.boundary
+            case .end?: .end
+            case .through(let key)?: window.boundary(reaching: key)
+            }
+            if boundary != window.boundary {
+                let from: RowKey? = if case .through(let key) = window.boundary { key } else { window.rows.last }
+                let known = Set(window.rows.map(\.rowid))
+                let added = try reader.rows(after: from, through: boundary, in: connection).filter { !known.contains($0.rowid) }
+                next.extend(with: added, boundary: boundary)
+            }
+        }
+        var wanted = next.rows.prefix(prefetch).lazy.map(\.rowid).filter { !decodedRowids.contains($0) }
+            .reduce(into: Set<Int64>()) { $0.insert($1) }
+        wanted.formUnion(touched.intersection(decodedRowids))
+        return Outcome(window: next, touched: touched, records: try reader.records(wanted, in: connection))
+    }
+
+    private func finish(_ job: CollectionJobs.Job, _ result: Result<Outcome, any Error>) {
+        jobs.isRunning = false
+        defer {
+            if case .firstPage = job { cacheFirst.open()?() }
+            runNextJob()
+        }
+        switch result {
+        case .failure(let error):
+            update(change: nil) {
+                $0.error = error
+                if $0.window.count == 0 { $0.dataStatus = .error }
+            }
+        case .success(let outcome):
+            let oldRows = state.window.rows
+            let newRows = outcome.window.rows
+            var change: CollectionChange?
+            var publish = true
+            if var held {
+                // A server page is being stored: deliver its effects once, when it lands.
+                held.touched.formUnion(outcome.touched)
+                if case .reach = job {
+                    change = WindowDiff.change(from: held.rows, to: publicOrder(newRows), modified: held.touched)
+                    self.held = nil
+                } else {
+                    self.held = held
+                    publish = false
+                }
+            } else if oldRows != newRows || !outcome.touched.isDisjoint(with: newRows.lazy.map(\.rowid)) {
+                change = WindowDiff.change(from: publicOrder(oldRows), to: publicOrder(newRows), modified: outcome.touched)
+            }
+            for rowid in outcome.touched { decoded[rowid] = nil }
+            if decoded.count + outcome.records.count > Self.decodedLimit { decoded.removeAll(keepingCapacity: true) }
+            decoded.merge(outcome.records) { _, new in new }
+            update(change: change, publish: publish) { next in
+                next.window = outcome.window
+                if case .reach(_, let then) = job {
+                    then(&next.server)
+                    next.dataStatus = .fresh
+                    next.loadingStatus = .loaded
+                    next.error = nil
+                } else if next.window.count > 0 && (next.dataStatus == .notExist || next.dataStatus == .error) {
+                    next.dataStatus = .local
+                }
+            }
+        }
+    }
+
+    /// Ends a hold whose server page will not land, delivering what changed meanwhile.
+    func releaseHeldChange() {
+        guard let held else { return }
+        self.held = nil
+        let rows = publicOrder(state.window.rows)
+        let change = WindowDiff.change(from: held.rows, to: rows, modified: held.touched)
+        update(change: change) { _ in }
+    }
+
+    /// The most records kept decoded at once; beyond it the cache of decoded rows starts over.
+    static var decodedLimit: Int { 8_192 }
+
+    func publicOrder(_ rows: [RowKey]) -> [Int64] {
+        anchor == .start ? rows.map(\.rowid) : rows.reversed().map(\.rowid)
+    }
+}
