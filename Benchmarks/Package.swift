@@ -22,6 +22,8 @@ let package = Package(
     targets: [
         // Bytes in use on the malloc heap (mallinfo2 on glibc, malloc_zone_statistics on Darwin).
         .target(name: "HeapStats", cSettings: [.unsafeFlags(["-Werror"])]),
+        // Number formatting for the printed tables.
+        .target(name: "TableFormatting", swiftSettings: strict),
         // The three contenders and the scenarios run against each of them.
         .target(
             name: "Contenders",
@@ -35,7 +37,7 @@ let package = Package(
         // `swift run -c release LiveDataVersus`: the side-by-side table.
         .executableTarget(
             name: "LiveDataVersus",
-            dependencies: ["Contenders"],
+            dependencies: ["Contenders", "TableFormatting"],
             swiftSettings: strict
         ),
         // `swift package benchmark`: the same scenarios under ordo-one/benchmark.
@@ -58,6 +60,7 @@ let package = Package(
                 .product(name: "LiveRepository", package: "swift-livedata"),
                 .product(name: "LiveSocial", package: "swift-livedata"),
                 .product(name: "GRDB", package: "GRDB.swift"),
+                "TableFormatting",
             ],
             swiftSettings: strict
         ),

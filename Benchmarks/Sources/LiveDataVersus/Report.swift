@@ -1,4 +1,5 @@
 import Contenders
+import TableFormatting
 
 /// The numbers of one run, and how they are printed.
 struct Report {
@@ -179,39 +180,6 @@ struct Report {
 func ratio(_ numerator: Double?, over denominator: Double?) -> String {
     guard let numerator, let denominator, denominator > 0 else { return "n/a" }
     return formatted(numerator / denominator) + "×"
-}
-
-/// Three significant digits or so: 1234 → "1234", 56.78 → "56.8", 3.456 → "3.46", 0.0123 → "0.012".
-func formatted(_ value: Double) -> String {
-    let magnitude = abs(value)
-    let decimals = magnitude >= 100 ? 0 : magnitude >= 10 ? 1 : magnitude >= 0.1 ? 2 : 3
-    return fixed(value, decimals: decimals)
-}
-
-func fixed(_ value: Double, decimals: Int) -> String {
-    var scale = 1
-    for _ in 0 ..< decimals {
-        scale *= 10
-    }
-    let scaled = Int((abs(value) * Double(scale)).rounded())
-    let sign = value < 0 && scaled != 0 ? "-" : ""
-    let whole = grouped(scaled / scale)
-    guard decimals > 0 else { return sign + whole }
-    let fraction = String(scaled % scale)
-    return sign + whole + "." + String(repeating: "0", count: decimals - fraction.count) + fraction
-}
-
-/// 100000 → "100,000".
-func grouped(_ value: Int) -> String {
-    let digits = Array(String(value))
-    var result = ""
-    for (index, digit) in digits.enumerated() {
-        if index > 0, (digits.count - index) % 3 == 0 {
-            result.append(",")
-        }
-        result.append(digit)
-    }
-    return result
 }
 
 func count(_ value: Int, _ noun: String) -> String {

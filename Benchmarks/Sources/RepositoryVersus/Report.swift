@@ -1,3 +1,5 @@
+import TableFormatting
+
 /// The numbers of one run, and how they are printed: a table per scenario, then the goals.
 struct Report {
     let settings: Settings

@@ -1,3 +1,4 @@
+import TableFormatting
 import Foundation
 import GRDB
 import LiveRepository
