@@ -37,6 +37,12 @@ public struct CacheQuery<Record: CacheRecord>: Sendable, Hashable {
         return query
     }
 
+    /// `ORDER BY` the sort column, then `id`, both in the query's direction: the query's total order.
+    public var orderByClause: String {
+        let direction = ascending ? "ASC" : "DESC"
+        return "ORDER BY \(sortColumn) \(direction), id \(direction)"
+    }
+
     /// The predicates as the body of a SQL `WHERE` clause (without the keyword; `1` when there
     /// are none) and the values to bind to its `?` parameters, in order. For a backend that
     /// keeps the same tables, such as the embedded server.

@@ -53,29 +53,17 @@ public final class CacheTransaction {
     /// - Returns: whether a row was deleted.
     @discardableResult
     public func delete<Record: CacheRecord>(_ type: Record.Type, id: String) throws -> Bool {
-        let table = Record.table
-        let sql = "DELETE FROM \(table.name) WHERE id = ? RETURNING rowid"
-        guard let rowid = try connection.queryFirst(sql, [.text(id)], row: { $0.int64(0) }) else { return false }
-        mark(table.name, rowid: rowid, id: id)
-        return true
+        try deleteRows(of: Record.table, where: "id = ?", [.text(id)]) > 0
     }
 
     /// The stored record with `id`, or nil.
     public func record<Record: CacheRecord>(_ type: Record.Type, id: String) throws -> Record? {
-        let table = Record.table
-        return try connection.queryFirst("SELECT \(table.columnList) FROM \(table.name) WHERE id = ?", [.text(id)]) {
-            try Record(row: $0)
-        }
+        try Record.read(id: id, from: connection)
     }
 
     /// The stored records matching `query`, in its order, at most `limit` of them.
     public func records<Record: CacheRecord>(matching query: CacheQuery<Record>, limit: Int = .max) throws -> [Record] {
-        let table = Record.table
-        let (condition, bindings) = query.whereClause
-        let direction = query.ascending ? "ASC" : "DESC"
-        let sql = "SELECT \(table.columnList) FROM \(table.name) WHERE \(condition) "
-            + "ORDER BY \(query.sortColumn) \(direction), id \(direction) LIMIT \(max(0, min(limit, Int(Int64.max))))"
-        return try connection.query(sql, bindings) { try Record(row: $0) }
+        try Record.read(query, limit: limit, from: connection)
     }
 
     /// Runs a statement that changes `table` in ways the typed methods cannot express.
@@ -86,12 +74,14 @@ public final class CacheTransaction {
         currentWholeTables.append(table)
     }
 
-    /// Deletes the rows of `table` matching `condition` and records them as touched.
-    func deleteRows(of table: RecordTable, where condition: String, _ bindings: [SQLiteValue]) throws {
+    /// Deletes the rows of `table` matching `condition`, records them as touched, and returns
+    /// how many there were.
+    @discardableResult
+    func deleteRows(of table: RecordTable, where condition: String, _ bindings: [SQLiteValue]) throws -> Int {
         let sql = "DELETE FROM \(table.name) WHERE \(condition) RETURNING rowid, id"
-        for (rowid, id) in try connection.query(sql, bindings, row: { ($0.int64(0), $0.string(1)) }) {
-            mark(table.name, rowid: rowid, id: id)
-        }
+        let deleted = try connection.query(sql, bindings, row: { ($0.int64(0), $0.string(1)) })
+        for (rowid, id) in deleted { mark(table.name, rowid: rowid, id: id) }
+        return deleted.count
     }
 
     private func mark(_ table: String, rowid: Int64, id: String) {

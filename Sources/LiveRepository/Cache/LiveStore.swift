@@ -117,12 +117,9 @@ public final class LiveStore: @unchecked Sendable {
             return taken
         }
         guard !batch.isEmpty else { return }
-        // First optimistically, every write straight in one transaction; if one throws, the
-        // whole batch is rolled back and run again with each write in a savepoint, so only the
-        // failing one is undone. Writes rarely fail, and savepoints cost two statements each.
         // A burst (real-time events after a reconnect, say) gets a page cache big enough for its
         // transaction, so that SQLite does not spill pages to disk before the commit; the memory
-        // is given back afterwards.
+        // is given back when the burst is over.
         if batch.count >= Self.burstSize, !inBurst {
             inBurst = true
             try? connection.execute("PRAGMA cache_size = -\(Self.burstCacheKiB)")
@@ -135,6 +132,9 @@ public final class LiveStore: @unchecked Sendable {
                 connection.releaseMemory()
             }
         }
+        // First optimistically, every write straight in one transaction; if one throws, the
+        // whole batch is rolled back and run again with each write in a savepoint, so only the
+        // failing one is undone. Writes rarely fail, and savepoints cost two statements each.
         var transaction = CacheTransaction(connection: connection)
         var outcomes: [(any Error)?] = Array(repeating: nil, count: batch.count)
         var failure: (any Error)?

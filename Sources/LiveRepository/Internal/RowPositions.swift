@@ -2,7 +2,8 @@
 /// (no per-lookup hashing of a seed, no resizing) for the diff of a collection's window.
 struct RowPositions {
     private var keys: [Int64]
-    private var values: [Int]
+    /// Positions as 32-bit values: half the memory of `Int`, so large windows stay in cache.
+    private var values: [Int32]
     private let mask: Int
     private let shift: UInt64
     /// Marks a free slot. A rowid can be any `Int64`, so the one equal to the marker is kept aside.
@@ -19,7 +20,7 @@ struct RowPositions {
         }
         shift = 64 - bits
         keys = [Int64](repeating: Self.empty, count: size)
-        values = [Int](repeating: 0, count: size)
+        values = [Int32](repeating: 0, count: size)
         mask = size - 1
     }
 
@@ -38,7 +39,7 @@ struct RowPositions {
         var index = slot(key)
         while keys[index] != Self.empty && keys[index] != key { index = (index + 1) & mask }
         keys[index] = key
-        values[index] = value
+        values[index] = Int32(truncatingIfNeeded: value)
     }
 
     /// The value stored for `key`, or nil.
@@ -47,7 +48,7 @@ struct RowPositions {
         var index = slot(key)
         while true {
             let stored = keys[index]
-            if stored == key { return values[index] }
+            if stored == key { return Int(values[index]) }
             if stored == Self.empty { return nil }
             index = (index + 1) & mask
         }

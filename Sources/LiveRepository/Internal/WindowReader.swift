@@ -12,9 +12,8 @@ struct WindowReader<Record: CacheRecord>: Sendable {
     /// The query in anchor order.
     private var anchorOrder: CacheQuery<Record> { query.ascending == ascending ? query : query.reversed }
     private var table: RecordTable { Record.table }
-    private var direction: String { ascending ? "ASC" : "DESC" }
     private var keyColumns: String { "rowid, \(query.sortColumn), id" }
-    private var order: String { "ORDER BY \(query.sortColumn) \(direction), id \(direction)" }
+    private var order: String { anchorOrder.orderByClause }
 
     /// The first `limit` rows from the anchor.
     func first(_ limit: Int, in connection: SQLiteConnection) throws -> [RowKey] {

@@ -37,16 +37,16 @@ public final class LiveCollection<Record: CacheRecord>: Observable {
     /// The end the collection opens at and grows from.
     public let anchor: CollectionAnchor
 
+    @dynamicMemberLookup
     struct State {
-        var dataStatus = DataStatus.notExist
-        var loadingStatus = LoadingStatus.notLoading
-        /// Every assignment counts as news (errors are not comparable): see ``errorRevision``.
-        var error: (any Error)? { didSet { errorRevision &+= 1 } }
-        /// Bumped by every assignment to ``error``, so that an update can tell a newly set (or
-        /// cleared) error from one merely still present.
-        private(set) var errorRevision = 0
+        var status = LiveStatus()
         var window: CollectionWindow
         var server = CollectionJobs.ServerProgress()
+
+        subscript<T>(dynamicMember keyPath: WritableKeyPath<LiveStatus, T>) -> T {
+            get { status[keyPath: keyPath] }
+            set { status[keyPath: keyPath] = newValue }
+        }
     }
 
     let store: LiveStore
@@ -160,13 +160,9 @@ public final class LiveCollection<Record: CacheRecord>: Observable {
     /// Applies `body` in one observable mutation and calls observers with `change` when
     /// something they can see changed.
     func update(change: CollectionChange?, publish: Bool = true, _ body: (inout State) -> Void) {
-        let before = state
         var next = state
         body(&next)
-        let errorChanged = next.errorRevision != before.errorRevision && (next.error != nil || before.error != nil)
-        let statusVisible = next.dataStatus != before.dataStatus || errorChanged
-            || (next.loadingStatus != before.loadingStatus && next.loadingStatus != .loading)
-        let visible = statusVisible || !(change?.isEmpty ?? true)
+        let visible = next.status.isVisibleChange(from: state.status) || !(change?.isEmpty ?? true)
         registrar.withMutation(of: self, keyPath: \.state) { state = next }
         if visible && publish { revisions.publish(change) }
     }

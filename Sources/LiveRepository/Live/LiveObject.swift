@@ -26,15 +26,15 @@ public final class LiveObject<Record: CacheRecord>: Observable {
     /// The `id` of the record.
     public let id: String
 
+    @dynamicMemberLookup
     private struct State {
-        var dataStatus = DataStatus.notExist
-        var loadingStatus = LoadingStatus.notLoading
+        var status = LiveStatus()
         var snapshot: Record?
-        /// Every assignment counts as news (errors are not comparable): see ``errorRevision``.
-        var error: (any Error)? { didSet { errorRevision &+= 1 } }
-        /// Bumped by every assignment to ``error``, so that an update can tell a newly set (or
-        /// cleared) error from one merely still present.
-        private(set) var errorRevision = 0
+
+        subscript<T>(dynamicMember keyPath: WritableKeyPath<LiveStatus, T>) -> T {
+            get { status[keyPath: keyPath] }
+            set { status[keyPath: keyPath] = newValue }
+        }
     }
 
     private let store: LiveStore
@@ -83,9 +83,7 @@ public final class LiveObject<Record: CacheRecord>: Observable {
     private func update(_ body: (inout State) -> Void) {
         var next = state
         body(&next)
-        let errorChanged = next.errorRevision != state.errorRevision && (next.error != nil || state.error != nil)
-        let visible = next.dataStatus != state.dataStatus || next.snapshot != state.snapshot || errorChanged
-            || (next.loadingStatus != state.loadingStatus && next.loadingStatus != .loading)
+        let visible = next.snapshot != state.snapshot || next.status.isVisibleChange(from: state.status)
         let changed = visible || next.loadingStatus != state.loadingStatus
         guard changed else { return }
         registrar.withMutation(of: self, keyPath: \.state) { state = next }
@@ -170,11 +168,7 @@ public final class LiveObject<Record: CacheRecord>: Observable {
     /// Reads the record from the cache and shows it, keeping a fresh status fresh.
     private func reloadFromCache() {
         let id = self.id
-        store.read({ connection in
-            try connection.queryFirst(
-                "SELECT \(Record.table.columnList) FROM \(Record.table.name) WHERE id = ?", [.text(id)]
-            ) { try Record(row: $0) }
-        }, completion: { [weak self] result in
+        store.read({ try Record.read(id: id, from: $0) }, completion: { [weak self] result in
             self?.cacheAnswered(result)
         })
     }

@@ -145,8 +145,8 @@ public final class SQLiteConnection {
     ///
     /// Nested calls run in savepoints, so an inner failure rolls back only the inner work.
     public func transaction<T>(_ body: () throws -> T) throws -> T {
-        guard let handle else { throw SQLiteError.closed }
-        let nested = sqlite3_get_autocommit(handle) == 0
+        guard handle != nil else { throw SQLiteError.closed }
+        let nested = !isInAutocommitMode
         let name = "livedata_\(savepointDepth)"
         try execute(nested ? "SAVEPOINT \(name)" : "BEGIN IMMEDIATE")
         savepointDepth += 1
@@ -159,7 +159,7 @@ public final class SQLiteConnection {
             if nested {
                 try? execute("ROLLBACK TO \(name)")
                 try? execute("RELEASE \(name)")
-            } else if sqlite3_get_autocommit(handle) == 0 {
+            } else if !isInAutocommitMode {
                 try? execute("ROLLBACK")
             }
             throw error

@@ -28,6 +28,12 @@ public struct SQLiteError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Whether a constraint (unique, not null, foreign key, check) refused the change.
     public var isConstraintViolation: Bool { code == SQLITE_CONSTRAINT }
 
+    /// An error for a stored value of the wrong kind (`SQLITE_MISMATCH`), such as text a model
+    /// cannot decode into one of its enumerations.
+    public static func mismatch(_ message: String) -> SQLiteError {
+        SQLiteError(code: SQLITE_MISMATCH, message: message)
+    }
+
     /// The error thrown by any use of a connection after ``SQLiteConnection/close()``.
     public static let closed = SQLiteError(code: SQLITE_MISUSE, message: "the database connection is closed")
 
