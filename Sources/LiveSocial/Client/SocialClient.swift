@@ -22,7 +22,8 @@ public final class SocialClient {
     public let store: LiveStore
     /// The clock that stamps local changes (seconds since 1970), injectable for tests.
     public let now: @Sendable () -> Double
-    /// The server sequence number of the newest real-time event applied to the cache.
+    /// The server sequence number of the newest real-time event whose write has committed to the
+    /// cache: the point from which a catch-up with `SocialAPI.changes(since:limit:)` starts.
     public private(set) var lastEventSequence: Int64 = 0
     /// Whether the real-time connection is up, as the last connection event said.
     public private(set) var isConnected = false
@@ -99,23 +100,34 @@ public final class SocialClient {
 
     /// Applies one real-time event to the cache (batched with the others waiting).
     public func apply(_ event: SocialEvent) {
-        if let sequence = event.sequence { lastEventSequence = max(lastEventSequence, sequence) }
+        let write: @Sendable (CacheTransaction) throws -> Void
         switch event {
         case .created(let record, _):
             let replaced = pendingCreates.first { record.isServerCopy(of: $0.value) }?.key
             if let replaced { pendingCreates[replaced] = nil }
-            store.enqueueWrite { transaction in
-                try record.store(in: transaction)
+            write = { [userId] transaction in
+                try record.store(in: transaction, ownerId: userId)
                 if let replaced { try transaction.delete(record.kind.recordType, id: replaced) }
             }
         case .updated(let record, _):
-            store.enqueueWrite { try record.store(in: $0) }
+            write = { [userId] in try record.store(in: $0, ownerId: userId) }
         case .deleted(let key, _):
-            store.enqueueWrite { try key.remove(from: $0) }
+            write = { try key.remove(from: $0) }
         case .connected:
             isConnected = true
+            return
         case .disconnected:
             isConnected = false
+            return
+        }
+        let sequence = event.sequence ?? 0
+        // The sequence counts as applied once its write has committed.
+        store.enqueueWrite(write) { [weak self] error in
+            guard error == nil else { return }
+            MainActor.assumeIsolated {
+                guard let self else { return }
+                self.lastEventSequence = max(self.lastEventSequence, sequence)
+            }
         }
     }
 
@@ -141,16 +153,19 @@ public final class SocialClient {
 
     /// Runs a mutation the way every repository does: the local change first (observers see it
     /// at once, marked ``SyncState/syncing``), then the server, then its answer in the cache.
-    /// When the server fails, the local record stays, marked ``SyncState/error``, or a local
-    /// removal is undone, or (for a record without a sync state) the change is rolled back; the
-    /// error is rethrown.
+    ///
+    /// When the server fails, the error is rethrown and the cache keeps one of: the local record
+    /// marked ``SyncState/error`` (a record with a sync state); else the record as it was before
+    /// the change (a removal or a profile update is undone); else nothing (a new record without a
+    /// sync state is dropped).
     ///
     /// - Parameters:
     ///   - local: the record as it should look now (nil for changes made only by the server).
-    ///   - removing: a record removed locally at once (restored if the server fails).
+    ///   - removingID: the id of a record of the same type removed locally at once.
+    ///   - syncState: where the record keeps its sync state, if it has one.
     @discardableResult
     func mutate<Record: CacheRecord>(
-        _ mutation: SocialMutation, local: Record? = nil, removing: Record? = nil,
+        _ mutation: SocialMutation, local: Record? = nil, removingID: String? = nil, of type: Record.Type = Record.self,
         syncState: WritableKeyPath<Record, SyncState>? = nil
     ) async throws -> SocialMutationResult {
         let pending = local.map { record -> Record in
@@ -158,23 +173,22 @@ public final class SocialClient {
             if let syncState { copy[keyPath: syncState] = .syncing }
             return copy
         }
-        let removedID = removing?.id
         let createsLocally = pending.map { $0.id.hasPrefix(Self.localIDPrefix) } ?? false
         if let pending, createsLocally { pendingCreates[pending.id] = pending }
         defer { if let pending, createsLocally { pendingCreates[pending.id] = nil } }
-        // Without a sync state to show a failure, the cached record before the change is kept
-        // to roll back to.
-        let keepsPrevious = syncState == nil
+        // The record as it was, read in the same transaction that changes it: what a failure
+        // restores.
+        let changedID = pending?.id ?? removingID
         let previous = try await store.write { transaction -> Record? in
-            let previous = try pending.flatMap { keepsPrevious ? try transaction.record(Record.self, id: $0.id) : nil }
+            let previous = try changedID.flatMap { try transaction.record(Record.self, id: $0) }
             if let pending { try transaction.upsert(pending) }
-            if let removedID { try transaction.delete(Record.self, id: removedID) }
+            if let removingID { try transaction.delete(Record.self, id: removingID) }
             return previous
         }
         do {
             let result = try await api.perform(mutation)
-            try await store.write { transaction in
-                for record in result.records { try record.store(in: transaction) }
+            try await store.write { [userId] transaction in
+                for record in result.records { try record.store(in: transaction, ownerId: userId) }
                 for key in result.deleted { try key.remove(from: transaction) }
                 // A record the server stored under its own id replaces the local one.
                 if let pending, !result.records.contains(where: { $0.id == pending.id }) {
@@ -186,16 +200,19 @@ public final class SocialClient {
             // A local copy a real-time event already replaced by the server's stays replaced (the
             // server made the change; only its answer was lost).
             let replacedByServer = createsLocally && pending.map { pendingCreates[$0.id] == nil } ?? false
-            // Without a sync state to show the failure, the local change is rolled back instead.
-            let failed = replacedByServer ? nil : syncState.flatMap { syncState in
-                pending.map { record -> Record in var copy = record; copy[keyPath: syncState] = .error; return copy }
-            }
-            let restored = removing ?? (syncState == nil ? previous : nil)
-            let discarded = syncState == nil && previous == nil ? pending?.id : nil
-            _ = try? await store.write { transaction in
-                if let failed { try transaction.upsert(failed) }
-                if let discarded { try transaction.delete(Record.self, id: discarded) }
-                if let restored { try transaction.upsert(restored) }
+            if !replacedByServer {
+                let failed = syncState.flatMap { syncState in
+                    pending.map { record -> Record in var copy = record; copy[keyPath: syncState] = .error; return copy }
+                }
+                _ = try? await store.write { transaction in
+                    if let failed {
+                        try transaction.upsert(failed)
+                    } else if let previous {
+                        try transaction.upsert(previous)
+                    } else if let pending {
+                        try transaction.delete(Record.self, id: pending.id)
+                    }
+                }
             }
             throw error
         }

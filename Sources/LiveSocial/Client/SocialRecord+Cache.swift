@@ -1,10 +1,12 @@
 import LiveRepository
 
 extension SocialRecord {
-    /// Writes the server's copy of the record into the cache. A message replaces the pending
-    /// copy that has its client request id, so a sent message is never shown twice.
-    func store(in transaction: CacheTransaction) throws {
-        if case .message(let message) = self, message.id != message.clientRequestId {
+    /// Writes the server's copy of the record into the cache. A message the signed-in user
+    /// (`ownerId`) sent replaces the pending copy stored under its client request id, so it is
+    /// never shown twice; other users' messages have no pending copy here, and their client
+    /// request ids must not touch this user's rows.
+    func store(in transaction: CacheTransaction, ownerId: String) throws {
+        if case .message(let message) = self, message.userId == ownerId, message.id != message.clientRequestId {
             try transaction.delete(Message.self, id: message.clientRequestId)
         }
         try transaction.upsert(base)

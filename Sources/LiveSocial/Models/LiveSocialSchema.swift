@@ -17,6 +17,6 @@ public enum LiveSocialSchema {
         SQLiteMigration(
             version: 1,
             name: "create social tables",
-            sql: SocialRecordKind.allCases.map(\.table.createStatements).joined()),
+            sql: tables.map(\.createStatements).joined()),
     ]
 }

@@ -8,7 +8,7 @@ extension SQLiteRow {
     func decode<T: RawRepresentable>(_ column: Int, as type: T.Type = T.self) throws -> T where T.RawValue == String {
         let raw = string(column)
         guard let value = T(rawValue: raw) else {
-            throw SQLiteError(code: 20 /* SQLITE_MISMATCH */, message: "unknown \(T.self) value '\(raw)' in column \(column)")
+            throw SQLiteError.mismatch("unknown \(T.self) value '\(raw)' in column \(column)")
         }
         return value
     }

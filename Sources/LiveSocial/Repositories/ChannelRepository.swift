@@ -27,7 +27,6 @@ public struct ChannelRepository {
     /// Leaves a channel: the membership is gone at once, back if the server refuses.
     public func leave(_ channelId: String) async throws {
         let id = ChannelMember.makeID(channelId: channelId, userId: client.userId)
-        let stored = try await client.store.write { try $0.record(ChannelMember.self, id: id) }
-        try await client.mutate(.leaveChannel(id: channelId), removing: stored, syncState: \.syncState)
+        try await client.mutate(.leaveChannel(id: channelId), removingID: id, of: ChannelMember.self)
     }
 }

@@ -31,7 +31,6 @@ public struct CommunityRepository {
     /// Leaves a community: the membership is gone at once, back if the server refuses.
     public func leave(_ communityId: String) async throws {
         let id = CommunityMember.makeID(communityId: communityId, userId: client.userId)
-        let stored = try await client.store.write { try $0.record(CommunityMember.self, id: id) }
-        try await client.mutate(.leaveCommunity(id: communityId), removing: stored, syncState: \.syncState)
+        try await client.mutate(.leaveCommunity(id: communityId), removingID: id, of: CommunityMember.self)
     }
 }

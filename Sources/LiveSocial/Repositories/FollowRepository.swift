@@ -37,7 +37,6 @@ public struct FollowRepository {
     /// Stops following `userId`: gone at once, back if the server refuses.
     public func unfollow(_ userId: String) async throws {
         let id = Follow.makeID(followerId: client.userId, followeeId: userId)
-        let stored = try await client.store.write { try $0.record(Follow.self, id: id) }
-        try await client.mutate(.unfollow(userId: userId), removing: stored, syncState: \.syncState)
+        try await client.mutate(.unfollow(userId: userId), removingID: id, of: Follow.self)
     }
 }

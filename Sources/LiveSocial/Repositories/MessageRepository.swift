@@ -55,8 +55,9 @@ public struct MessageRepository {
     public func edit(_ message: Message, text: String) async throws {
         var local = message
         local.text = text
-        local.editedAt = client.now()
-        local.updatedAt = client.now()
+        let now = client.now()
+        local.editedAt = now
+        local.updatedAt = now
         try await client.mutate(.editMessage(id: message.id, text: text), local: local, syncState: \.syncState)
     }
 

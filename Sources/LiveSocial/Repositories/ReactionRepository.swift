@@ -31,8 +31,7 @@ public struct ReactionRepository {
     /// Removes the signed-in user's reaction: gone at once, back if the server refuses.
     public func remove(_ name: String, from targetType: ReactionTargetType, targetId: String) async throws {
         let id = Reaction.makeID(targetType: targetType, targetId: targetId, userId: client.userId, name: name)
-        let stored = try await client.store.write { try $0.record(Reaction.self, id: id) }
         try await client.mutate(.removeReaction(targetType: targetType, targetId: targetId, name: name),
-                                removing: stored, syncState: \.syncState)
+                                removingID: id, of: Reaction.self)
     }
 }

@@ -21,7 +21,7 @@ public struct UserRepository {
     @discardableResult
     public func updateProfile(displayName: String? = nil, about: String? = nil, avatarURL: String? = nil) async throws -> User? {
         let id = client.userId
-        var local = try await client.store.write { try $0.record(User.self, id: id) }
+        var local = try await client.store.read { try User.read(id: id, from: $0) }
         if let displayName { local?.displayName = displayName }
         if let about { local?.about = about }
         if let avatarURL { local?.avatarURL = avatarURL }

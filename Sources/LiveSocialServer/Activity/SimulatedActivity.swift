@@ -62,8 +62,8 @@ public actor SimulatedActivity {
         guard !users.isEmpty else { return nil }
         let userId = random.pick(users)
         let mutation = try await chooseAction(for: userId, among: users)
-        actionCount += 1
         try await server.perform(mutation, as: userId)
+        actionCount += 1
         return (userId, mutation)
     }
 

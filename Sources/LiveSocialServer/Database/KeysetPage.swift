@@ -12,18 +12,16 @@ struct KeysetPage<Record: CacheRecord> {
     /// The records after `cursor` (from the start when nil), at most `limit` of them.
     func fetch(in connection: SQLiteConnection, after cursor: PageCursor?, limit: Int) throws -> RemotePage<Record> {
         let table = Record.table
-        let column = query.sortColumn
         var (clause, bindings) = query.whereClause
         if let cursor {
             let after = query.condition(after: cursor.sortValue, id: cursor.id)
             clause = "(\(clause)) AND \(after.sql)"
             bindings += after.bindings
         }
-        let direction = query.ascending ? "ASC" : "DESC"
         bindings.append(.int(limit + 1))
-        let sortIndex = table.columnIndex(column) ?? 0
+        let sortIndex = table.columnIndex(query.sortColumn) ?? 0
         var rows = try connection.query(
-            "SELECT \(table.columnList) FROM \(table.name) WHERE \(clause) ORDER BY \(column) \(direction), id \(direction) LIMIT ?",
+            "SELECT \(table.columnList) FROM \(table.name) WHERE \(clause) \(query.orderByClause) LIMIT ?",
             bindings
         ) { row in (record: try Record(row: row), sortValue: row[sortIndex]) }
         let hasMore = rows.count > limit

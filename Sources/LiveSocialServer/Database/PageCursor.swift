@@ -29,7 +29,8 @@ struct PageCursor: Equatable {
 
     /// Decodes a cursor; nil when the text is not one this server made.
     init?(encoded: String) {
-        guard let split = encoded.firstIndex(of: Self.separator), let tag = encoded.first else { return nil }
+        guard let split = encoded.firstIndex(of: Self.separator), split > encoded.startIndex,
+              let tag = encoded.first else { return nil }
         let body = String(encoded[encoded.index(after: encoded.startIndex)..<split])
         id = String(encoded[encoded.index(after: split)...])
         switch tag {

@@ -25,10 +25,7 @@ final class ServerDatabase {
     // MARK: Records
 
     func load<Record: CacheRecord>(_ type: Record.Type, id: String) throws -> Record? {
-        let table = Record.table
-        return try connection.queryFirst("SELECT \(table.columnList) FROM \(table.name) WHERE id = ?", [.text(id)]) {
-            try Record(row: $0)
-        }
+        try Record.read(id: id, from: connection)
     }
 
     func load(_ key: SocialRecordKey) throws -> SocialRecord? {
@@ -36,18 +33,6 @@ final class ServerDatabase {
             try load(type, id: key.id).flatMap { SocialRecord($0) }
         }
         return try open(key.kind.recordType)
-    }
-
-    /// Records of a type matching a `WHERE` clause (a trusted SQL fragment), in `order`.
-    func select<Record: CacheRecord>(
-        _ type: Record.Type, where clause: String = "1", _ bindings: [SQLiteValue] = [], orderBy order: String = "id",
-        limit: Int? = nil
-    ) throws -> [Record] {
-        let table = Record.table
-        let limitSQL = limit.map { " LIMIT \($0)" } ?? ""
-        return try connection.query(
-            "SELECT \(table.columnList) FROM \(table.name) WHERE \(clause) ORDER BY \(order)\(limitSQL)", bindings
-        ) { try Record(row: $0) }
     }
 
     func upsert<Record: CacheRecord>(_ record: Record) throws {
@@ -59,10 +44,6 @@ final class ServerDatabase {
 
     func remove(_ key: SocialRecordKey) throws {
         try connection.execute("DELETE FROM \(key.kind.table.name) WHERE id = ?", [.text(key.id)])
-    }
-
-    func count(_ table: RecordTable, where clause: String, _ bindings: [SQLiteValue]) throws -> Int {
-        try connection.queryFirst("SELECT COUNT(*) FROM \(table.name) WHERE \(clause)", bindings) { $0.int(0) } ?? 0
     }
 
     // MARK: Change log and counters
@@ -86,7 +67,7 @@ final class ServerDatabase {
             [.integer(sequence), .int(limit)]
         ) { row in
             guard let kind = SocialRecordKind(rawValue: row.string(1)) else {
-                throw SQLiteError(code: 20, message: "unknown record kind '\(row.string(1))' in the change log")
+                throw SQLiteError.mismatch("unknown record kind '\(row.string(1))' in the change log")
             }
             return (row.int64(0), SocialRecordKey(kind, row.string(2)), row.bool(3))
         }

@@ -10,7 +10,6 @@ extension EmbeddedServer {
     /// - Throws: `SocialAPIError` when the mutation is refused.
     @discardableResult
     public func perform(_ mutation: SocialMutation, as userId: String) throws -> SocialMutationResult {
-        let engine = MutationEngine(database: database, controls: controls)
         return try write { try engine.apply(mutation, as: userId, in: &$0) }
     }
 
@@ -46,7 +45,6 @@ extension EmbeddedServer {
         let now = timestamp()
         let community = Community(
             id: id, displayName: displayName, about: about, isPublic: isPublic, createdAt: now, updatedAt: now)
-        let engine = MutationEngine(database: database, controls: controls)
         let result = try write(at: now) { writer in
             try writer.create(community)
             try engine.joinCommunity(id, as: ownerId, role: .admin, in: &writer)
@@ -60,7 +58,6 @@ extension EmbeddedServer {
         let now = timestamp()
         let channel = Channel(
             id: id, displayName: displayName, type: type, lastActivityAt: now, createdAt: now, updatedAt: now)
-        let engine = MutationEngine(database: database, controls: controls)
         let result = try write(at: now) { writer in
             try writer.create(channel)
             for (index, userId) in memberIds.enumerated() {
@@ -74,7 +71,6 @@ extension EmbeddedServer {
     ///
     /// - Throws: `SocialAPIError.notFound(_:)` when `userId` is not a member.
     public func ban(_ userId: String, fromChannel channelId: String) throws {
-        let engine = MutationEngine(database: database, controls: controls)
         try write { writer in
             var member = try engine.require(ChannelMember.self, ChannelMember.makeID(channelId: channelId, userId: userId))
             member.membership = .banned
@@ -84,7 +80,6 @@ extension EmbeddedServer {
 
     /// Soft-deletes a channel (an administrator's action).
     public func deleteChannel(_ id: String) throws {
-        let engine = MutationEngine(database: database, controls: controls)
         try write { writer in
             var channel = try engine.require(Channel.self, id)
             channel.isDeleted = true
@@ -111,10 +106,10 @@ extension EmbeddedServer {
 
     /// The ids of the channels `userId` is a member in good standing of, sorted.
     func channelIds(memberOf userId: String) throws -> [String] {
-        try database.select(
-            ChannelMember.self, where: "userId = ? AND membership = ?", [.text(userId), .text(Membership.member.rawValue)],
-            orderBy: "channelId"
-        ).map(\.channelId)
+        let memberships = CacheQuery<ChannelMember>(
+            [.equals("userId", .text(userId)), .equals("membership", .text(Membership.member.rawValue))],
+            orderBy: "channelId")
+        return try ChannelMember.read(memberships, from: database.connection).map(\.channelId)
     }
 
     /// The server's latest change sequence number; 0 before the first write.

@@ -14,7 +14,6 @@ extension EmbeddedServer {
     /// the change log, as any write does.
     public func seedDemoData() throws {
         var random = SeededRandom(seed: 2024)
-        let engine = MutationEngine(database: database, controls: controls)
         var time = timestamp() - 2 * 86_400
         func at(_ seconds: Double = 60) -> Double {
             time += seconds
@@ -89,7 +88,8 @@ extension EmbeddedServer {
         for _ in 0..<Int(random.next() % 4) {
             try act(.createComment(postId: post.id, parentId: nil, text: random.pick(DemoPhrases.comments)), random.pick(Self.demoUserIds))
         }
-        let comments = try database.select(Comment.self, where: "postId = ?", [.text(post.id)])
+        // Ordered by id, as the demo data has always been seeded.
+        let comments = try Comment.read(CacheQuery([.equals("postId", .text(post.id))], orderBy: "id"), from: database.connection)
         if let first = comments.first {
             try act(.createComment(postId: post.id, parentId: first.id, text: random.pick(DemoPhrases.comments)), random.pick(Self.demoUserIds))
         }

@@ -57,6 +57,9 @@ public actor EmbeddedServer {
         return { start.duration(to: clock.now) }
     }
 
+    /// The mutation rules, over this server's database and controls.
+    var engine: MutationEngine { MutationEngine(database: database, controls: controls) }
+
     /// A client connection signed in as `userId`; it conforms to `SocialAPI`.
     public nonisolated func connection(userId: String) -> Connection {
         Connection(server: self, userId: userId)

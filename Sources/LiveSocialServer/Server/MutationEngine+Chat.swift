@@ -6,8 +6,11 @@ extension MutationEngine {
         channelId: String, clientRequestId: String, type: MessageType, text: String, parentId: String?,
         as userId: String, in writer: inout ServerWriter
     ) throws {
-        // Idempotent by client request id: a resend answers with the message already stored.
-        if let stored = try database.select(Message.self, where: "clientRequestId = ?", [.text(clientRequestId)]).first {
+        // Idempotent by client request id, per sender: a resend answers with the message already
+        // stored; another user's message with the same id is not this one.
+        let resent = CacheQuery<Message>(
+            [.equals("clientRequestId", .text(clientRequestId)), .equals("userId", .text(userId))], orderBy: "createdAt")
+        if let stored = try Message.read(resent, limit: 1, from: database.connection).first {
             return writer.answer(with: stored)
         }
         var channel = try require(Channel.self, channelId)
@@ -58,17 +61,12 @@ extension MutationEngine {
     /// Points a channel's last message at its latest message that is not deleted, and changes its count.
     private func refreshLastMessage(of channelId: String, countDelta: Int, in writer: inout ServerWriter) throws {
         guard var channel = try database.load(Channel.self, id: channelId) else { return }
-        let latest = try database.select(
-            Message.self, where: "channelId = ? AND isDeleted = 0", [.text(channelId)],
-            orderBy: "createdAt DESC, id DESC", limit: 1
-        ).first
-        let updated = {
-            var copy = channel
-            copy.messageCount += countDelta
-            copy.lastMessageText = latest?.text
-            copy.lastMessageAt = latest?.createdAt
-            return copy
-        }()
+        let newest = SocialQuery<Message>.messages(channelId: channelId, newestFirst: true).cacheQuery
+        let latest = try Message.read(newest, limit: 1, from: database.connection).first
+        var updated = channel
+        updated.messageCount += countDelta
+        updated.lastMessageText = latest?.text
+        updated.lastMessageAt = latest?.createdAt
         guard updated != channel else { return }
         channel = updated
         channel.updatedAt = writer.now

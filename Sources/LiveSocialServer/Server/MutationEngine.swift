@@ -186,29 +186,30 @@ struct MutationEngine {
     ) throws {
         let id = Reaction.makeID(targetType: targetType, targetId: targetId, userId: userId, name: name)
         if let existing = try database.load(Reaction.self, id: id) { return writer.answer(with: existing) }
-        try adjustReactionCount(targetType, targetId, by: 0, in: &writer)  // checks the target exists
         try writer.create(Reaction(
             id: id, targetType: targetType, targetId: targetId, userId: userId, name: name, createdAt: writer.now))
         try adjustReactionCount(targetType, targetId, by: 1, in: &writer)
     }
 
-    /// Changes a target's `reactionCount`; with a zero delta only checks that the target can be reacted to.
+    /// Changes a target's `reactionCount`. A new reaction (a positive delta) on a deleted target
+    /// is refused; the whole mutation then rolls back.
     private func adjustReactionCount(
         _ targetType: ReactionTargetType, _ targetId: String, by delta: Int, in writer: inout ServerWriter
     ) throws {
-        func adjust<Record: CacheRecord>(_ type: Record.Type, _ count: WritableKeyPath<Record, Int>, deleted: KeyPath<Record, Bool>) throws {
+        func adjust<Record: CacheRecord>(
+            _ type: Record.Type, _ count: WritableKeyPath<Record, Int>, deleted: KeyPath<Record, Bool>,
+            updatedAt: WritableKeyPath<Record, Double>
+        ) throws {
             var record = try require(type, targetId)
-            if delta == 0 {
-                if record[keyPath: deleted] { throw SocialAPIError.rejected("\(targetId) is deleted") }
-                return
-            }
+            if delta > 0, record[keyPath: deleted] { throw SocialAPIError.rejected("\(targetId) is deleted") }
             record[keyPath: count] += delta
+            record[keyPath: updatedAt] = writer.now
             try writer.update(record)
         }
         switch targetType {
-        case .post: try adjust(Post.self, \.reactionCount, deleted: \.isDeleted)
-        case .comment: try adjust(Comment.self, \.reactionCount, deleted: \.isDeleted)
-        case .message: try adjust(Message.self, \.reactionCount, deleted: \.isDeleted)
+        case .post: try adjust(Post.self, \.reactionCount, deleted: \.isDeleted, updatedAt: \.updatedAt)
+        case .comment: try adjust(Comment.self, \.reactionCount, deleted: \.isDeleted, updatedAt: \.updatedAt)
+        case .message: try adjust(Message.self, \.reactionCount, deleted: \.isDeleted, updatedAt: \.updatedAt)
         }
     }
 
