@@ -13,16 +13,8 @@ import Testing
     func applyingChangesMatchesAFullRead(seed: UInt64) throws {
         for (queryAscending, anchorAscending) in [(true, true), (true, false), (false, false), (false, true)] {
             var random = SeededRandom(seed: seed &* 31 &+ (queryAscending ? 1 : 0) &+ (anchorAscending ? 2 : 0))
-            let connection = try SQLiteConnection(location: .inMemory)
-            try connection.executeScript(KeyedRow.table.createStatements)
-            let transaction = CacheTransaction(connection: connection)
-            var ids: [String] = []
-            for index in 0..<60 {
-                let row = KeyedRow(id: KeyedRow.randomID(&random, index), value: KeyedRow.randomValue(&random),
-                                   visible: random.chance(80))
-                try transaction.run { try $0.upsert(row) }
-                ids.append(row.id)
-            }
+            let (connection, rows) = try KeyedRow.randomTable(&random, count: 60, visiblePercent: 80)
+            var ids = rows.map(\.id)
             let query = CacheQuery<KeyedRow>([.equals("visible", true)], orderBy: "value", ascending: queryAscending)
             let reader = WindowReader(query: query, ascending: anchorAscending)
             var window = CollectionWindow(ascending: anchorAscending)

@@ -7,12 +7,6 @@ import Testing
 @Suite(.timeLimit(.minutes(1))) struct LiveCollectionTests {
     typealias Delivery = (status: DataStatus, loading: LoadingStatus, ids: [String], change: CollectionChange?, error: String?)
 
-    func makeStore(_ notes: [Note] = []) async throws -> LiveStore {
-        let store = try LiveStore(location: .inMemory, migrations: Note.migrations)
-        if !notes.isEmpty { try await store.write { try $0.upsert(contentsOf: notes) } }
-        return store
-    }
-
     func observe(_ collection: LiveCollection<Note>) -> (Deliveries<Delivery>, NotificationToken) {
         let log = Deliveries<Delivery>()
         let token = collection.observe { collection, change, error in
@@ -23,7 +17,7 @@ import Testing
     }
 
     @Test func readingThroughALargeWindowPrefetchesAheadOffTheMainThread() async throws {
-        let store = try await makeStore(Note.numbered(3_000))
+        let store = try await makeNoteStore(Note.numbered(3_000))
         for anchor in [CollectionAnchor.start, .end] {
             let collection = LiveCollection(
                 store: store, query: CacheQuery<Note>(orderBy: "rank"), pageSize: 3_000, anchor: anchor, fetchPage: nil)
@@ -43,10 +37,9 @@ import Testing
     }
 
     @Test func aServerFailureBeforeTheCacheAnswersWaitsForTheCachedRows() async throws {
-        let store = try await makeStore(Note.numbered(3))
+        let store = try await makeNoteStore(Note.numbered(3))
         // Hold the store's queue so the cache read cannot run before the server fails.
-        let gate = DispatchSemaphore(value: 0)
-        store.read({ _ in gate.wait() }, completion: { (_: Result<Void, any Error>) in })
+        let gate = holdQueue(of: store)
         let failed = Deliveries<Void>()
         let collection = LiveCollection(
             store: store, query: CacheQuery<Note>(orderBy: "rank"),
@@ -69,7 +62,7 @@ import Testing
     }
 
     @Test func cachedRowsComeFirstThenTheServersPage() async throws {
-        let store = try await makeStore(Note.numbered(30))
+        let store = try await makeNoteStore(Note.numbered(30))
         let server = PageServer<Note>()
         let collection = LiveCollection(
             store: store, query: CacheQuery<Note>(orderBy: "rank"), fetchPage: { try await server.fetch(cursor: $0, limit: $1) })
@@ -90,7 +83,7 @@ import Testing
     }
 
     @Test func aServerFailureKeepsTheLocalRowsAndDeliversTheError() async throws {
-        let store = try await makeStore(Note.numbered(3))
+        let store = try await makeNoteStore(Note.numbered(3))
         let server = PageServer<Note>()
         let collection = LiveCollection(
             store: store, query: CacheQuery<Note>(orderBy: "rank"), fetchPage: { try await server.fetch(cursor: $0, limit: $1) })
@@ -116,7 +109,7 @@ import Testing
     func ids(_ range: ClosedRange<Int>) -> [String] { range.map { "n\($0)" } }
 
     @Test func noCacheThenTheServerPageIsTheFirstDelivery() async throws {
-        let store = try await makeStore()
+        let store = try await makeNoteStore()
         let (collection, server) = serverCollection(store)
         let (log, token) = observe(collection)
         await server.awaitRequest()
@@ -135,7 +128,7 @@ import Testing
     }
 
     @Test func theServerIsAskedForPagesOfTwentyByDefault() async throws {
-        let store = try await makeStore(Note.numbered(50))
+        let store = try await makeNoteStore(Note.numbered(50))
         let limits = LimitLog()
         let collection = LiveCollection(store: store, query: CacheQuery<Note>(orderBy: "rank"), fetchPage: { cursor, limit in
             await limits.add(limit)
@@ -143,15 +136,14 @@ import Testing
         })
         #expect(collection.pageSize == 20)
         let (log, token) = observe(collection)
-        var delivery = try await log.next()
-        while delivery.status != .fresh { delivery = try await log.next() }
+        let delivery = try await log.next(where: { $0.status == .fresh })
         #expect(delivery.ids == ids(1...20))
         #expect(await limits.values == [20])
         _ = token
     }
 
     @Test func aCustomPageSize() async throws {
-        let store = try await makeStore(Note.numbered(12))
+        let store = try await makeNoteStore(Note.numbered(12))
         let (collection, server) = serverCollection(store, pageSize: 5)
         let (log, token) = observe(collection)
         #expect(try await log.next().ids == ids(1...5))
@@ -167,7 +159,7 @@ import Testing
     }
 
     @Test func nextPageExtendsFromTheCacheThenTheServerPageLands() async throws {
-        let store = try await makeStore(Note.numbered(50))
+        let store = try await makeNoteStore(Note.numbered(50))
         let (collection, server) = serverCollection(store)
         let (log, token) = observe(collection)
         #expect(try await log.next().ids == ids(1...20))
@@ -201,7 +193,7 @@ import Testing
     }
 
     @Test func hasNextTurnsFalseOnceTheServerAndTheWindowReachTheEnd() async throws {
-        let store = try await makeStore(Note.numbered(25))
+        let store = try await makeNoteStore(Note.numbered(25))
         let (collection, server) = serverCollection(store)
         let (log, token) = observe(collection)
         _ = try await log.next()
@@ -227,7 +219,7 @@ import Testing
     }
 
     @Test func cacheOnlyCollectionHasNextUntilTheWindowReachesTheEnd() async throws {
-        let store = try await makeStore(Note.numbered(30))
+        let store = try await makeNoteStore(Note.numbered(30))
         let collection = LiveCollection(store: store, query: CacheQuery<Note>(orderBy: "rank"), fetchPage: nil)
         let (log, token) = observe(collection)
         let first = try await log.next()
@@ -242,7 +234,7 @@ import Testing
     }
 
     @Test func anchorAtTheEndShowsTheLastRowsAndPagesBackwards() async throws {
-        let store = try await makeStore(Note.numbered(45))
+        let store = try await makeNoteStore(Note.numbered(45))
         let (collection, server) = serverCollection(store, anchor: .end)
         let (log, token) = observe(collection)
         let first = try await log.next()
@@ -274,7 +266,7 @@ import Testing
     }
 
     @Test func anEndAnchoredWindowTakesNewRowsAtTheEnd() async throws {
-        let store = try await makeStore(Note.numbered(30))
+        let store = try await makeNoteStore(Note.numbered(30))
         let collection = LiveCollection(store: store, query: CacheQuery<Note>(orderBy: "rank"), anchor: .end, fetchPage: nil)
         let (log, token) = observe(collection)
         #expect(try await log.next().ids == ids(11...30))
@@ -291,7 +283,7 @@ import Testing
     }
 
     @Test func resetPageShrinksToTheFirstPageAndAsksForItAgain() async throws {
-        let store = try await makeStore(Note.numbered(50))
+        let store = try await makeNoteStore(Note.numbered(50))
         let (collection, server) = serverCollection(store)
         let (log, token) = observe(collection)
         _ = try await log.next()
@@ -325,7 +317,7 @@ import Testing
         cached.append(Note(id: "draft", rank: 4, syncState: .syncing))
         cached.append(Note(id: "failed", rank: 2, syncState: .error))
         cached.append(Note(id: "elsewhere", folder: "archive", rank: 3))
-        let store = try await makeStore(cached)
+        let store = try await makeNoteStore(cached)
         let (collection, server) = serverCollection(store, query: CacheQuery<Note>([.equals("folder", "inbox")], orderBy: "rank"),
                                                     pageSize: 4)
         let (log, token) = observe(collection)
@@ -342,7 +334,7 @@ import Testing
     }
 
     @Test func theLastServerPageDeletesEverythingStaleAfterIt() async throws {
-        let store = try await makeStore(Note.numbered(8))
+        let store = try await makeNoteStore(Note.numbered(8))
         let (collection, server) = serverCollection(store)
         let (log, token) = observe(collection)
         #expect(try await log.next().ids == ids(1...8))
@@ -355,7 +347,7 @@ import Testing
     }
 
     @Test func newRowsEnterOnlyInsideTheWindow() async throws {
-        let store = try await makeStore(Note.numbered(30))
+        let store = try await makeNoteStore(Note.numbered(30))
         let query = CacheQuery<Note>([.equals("folder", "inbox")], orderBy: "rank")
         let collection = LiveCollection(store: store, query: query, fetchPage: nil)
         let (log, token) = observe(collection)
@@ -399,7 +391,7 @@ import Testing
     }
 
     @Test func aWindowThatReachedTheEndTakesNewRowsAtTheFarEnd() async throws {
-        let store = try await makeStore(Note.numbered(5))
+        let store = try await makeNoteStore(Note.numbered(5))
         let collection = LiveCollection(store: store, query: CacheQuery<Note>(orderBy: "rank"), fetchPage: nil)
         let (log, token) = observe(collection)
         #expect(try await log.next().ids == ids(1...5))
@@ -411,7 +403,7 @@ import Testing
     }
 
     @Test func afterAServerErrorUnrelatedChangesStillDeliverNothing() async throws {
-        let store = try await makeStore(Note.numbered(3))
+        let store = try await makeNoteStore(Note.numbered(3))
         let (collection, server) = serverCollection(store, query: CacheQuery<Note>([.equals("folder", "inbox")], orderBy: "rank"))
         let (log, token) = observe(collection)
         _ = try await log.next()
@@ -435,7 +427,7 @@ import Testing
     }
 
     @Test func modificationsUseOldIndexes() async throws {
-        let store = try await makeStore(Note.numbered(5))
+        let store = try await makeNoteStore(Note.numbered(5))
         let collection = LiveCollection(store: store, query: CacheQuery<Note>(orderBy: "rank"), fetchPage: nil)
         let (log, token) = observe(collection)
         _ = try await log.next()
@@ -458,7 +450,7 @@ import Testing
     }
 
     @Test func anUnrelatedChangeDeliversNothing() async throws {
-        let store = try await makeStore(Note.numbered(3))
+        let store = try await makeNoteStore(Note.numbered(3))
         let collection = LiveCollection(store: store, query: CacheQuery<Note>([.equals("folder", "inbox")], orderBy: "rank"),
                                         fetchPage: nil)
         let (log, token) = observe(collection)
@@ -473,7 +465,7 @@ import Testing
     }
 
     @Test func objectAtReadsRowsFarFromTheAnchor() async throws {
-        let store = try await makeStore(Note.numbered(5_000))
+        let store = try await makeNoteStore(Note.numbered(5_000))
         let collection = LiveCollection(store: store, query: CacheQuery<Note>(orderBy: "rank"), pageSize: 5_000, fetchPage: nil)
         let counts = Deliveries<Int>()
         let token = collection.observe { collection, _, _ in counts.record(collection.count) }
@@ -493,7 +485,7 @@ import Testing
     }
 
     @Test func objectAtOnAnEndAnchoredLargeWindow() async throws {
-        let store = try await makeStore(Note.numbered(3_000))
+        let store = try await makeNoteStore(Note.numbered(3_000))
         let collection = LiveCollection(store: store, query: CacheQuery<Note>(orderBy: "rank", ascending: false),
                                         pageSize: 2_000, anchor: .end, fetchPage: nil)
         let counts = Deliveries<Int>()
@@ -509,7 +501,7 @@ import Testing
     }
 
     @Test func observeOnceFreshWaitsForTheServerPage() async throws {
-        let store = try await makeStore(Note.numbered(3))
+        let store = try await makeNoteStore(Note.numbered(3))
         let (collection, server) = serverCollection(store)
         let once = Deliveries<DataStatus>()
         let token = collection.observeOnce(.fresh) { collection, _, _ in once.record(collection.dataStatus) }
@@ -527,7 +519,7 @@ import Testing
     }
 
     @Test func observingLaterDeliversTheCurrentRowsAtOnceWithoutAChange() async throws {
-        let store = try await makeStore(Note.numbered(3))
+        let store = try await makeNoteStore(Note.numbered(3))
         let collection = LiveCollection(store: store, query: CacheQuery<Note>(orderBy: "rank"), fetchPage: nil)
         let (log, token) = observe(collection)
         _ = try await log.next()
@@ -547,7 +539,7 @@ import Testing
     func randomWritesKeepDeliveriesConsistent(anchor: CollectionAnchor, seed: UInt64) async throws {
         var random = SeededRandom(seed: seed)
         let initial = (0..<30).map { Note(id: "r\($0)", folder: random.chance(80) ? "inbox" : "archive", rank: random.below(40)) }
-        let store = try await makeStore(initial)
+        let store = try await makeNoteStore(initial)
         let collection = LiveCollection(store: store, query: CacheQuery<Note>([.equals("folder", "inbox")], orderBy: "rank"),
                                         pageSize: 7, anchor: anchor, fetchPage: nil)
         typealias Seen = (ids: [String], change: CollectionChange?)

@@ -15,6 +15,16 @@ import Testing
         return (log, token)
     }
 
+    /// Observes `object` once, when `condition` is met, recording the delivery.
+    func observeOnce(_ object: LiveObject<Note>, _ condition: ObserveOnceCondition = .firstDelivery)
+        -> (Deliveries<Delivery>, NotificationToken) {
+        let once = Deliveries<Delivery>()
+        let token = object.observeOnce(condition) { object, error in
+            once.record((object.dataStatus, object.loadingStatus, object.snapshot, error.map { "\($0)" }))
+        }
+        return (once, token)
+    }
+
     func serverObject(_ store: LiveStore, id: String) -> (LiveObject<Note>, RecordServer<Note>) {
         let server = RecordServer<Note>()
         let object = LiveObject<Note>(store: store, id: id, fetch: { try await server.fetch() })
@@ -24,8 +34,7 @@ import Testing
     @Test func aServerFailureBeforeTheCacheAnswersWaitsForTheCachedRecord() async throws {
         let store = try await makeNoteStore([Note(id: "a", rank: 1, body: "cached")])
         // Hold the store's queue so the cache read cannot run before the server fails.
-        let gate = DispatchSemaphore(value: 0)
-        store.read({ _ in gate.wait() }, completion: { (_: Result<Void, any Error>) in })
+        let gate = holdQueue(of: store)
         let failed = Deliveries<Void>()
         let object = LiveObject<Note>(store: store, id: "a", fetch: {
             await MainActor.run { failed.record(()) }
@@ -213,10 +222,7 @@ import Testing
     @Test func observeOnceFiresOnceWithLocalData() async throws {
         let store = try await makeNoteStore([Note(id: "a", rank: 1, body: "cached")])
         let (object, server) = serverObject(store, id: "a")
-        let once = Deliveries<Delivery>()
-        let token = object.observeOnce { object, error in
-            once.record((object.dataStatus, object.loadingStatus, object.snapshot, error.map { "\($0)" }))
-        }
+        let (once, token) = observeOnce(object)
         let (log, keep) = observe(object)
         #expect(try await once.next().status == .local)
         #expect(!token.isValid)
@@ -232,10 +238,7 @@ import Testing
     @Test func observeOnceFreshSkipsTheLocalDelivery() async throws {
         let store = try await makeNoteStore([Note(id: "a", rank: 1, body: "cached")])
         let (object, server) = serverObject(store, id: "a")
-        let once = Deliveries<Delivery>()
-        let token = object.observeOnce(.fresh) { object, error in
-            once.record((object.dataStatus, object.loadingStatus, object.snapshot, error.map { "\($0)" }))
-        }
+        let (once, token) = observeOnce(object, .fresh)
         let (log, keep) = observe(object)
         #expect(try await log.next().status == .local)
         #expect(once.all.isEmpty)
@@ -255,10 +258,7 @@ import Testing
     @Test func observeOnceFreshEndsWithTheServerError() async throws {
         let store = try await makeNoteStore([Note(id: "a", rank: 1)])
         let (object, server) = serverObject(store, id: "a")
-        let once = Deliveries<Delivery>()
-        let token = object.observeOnce(.fresh) { object, error in
-            once.record((object.dataStatus, object.loadingStatus, object.snapshot, error.map { "\($0)" }))
-        }
+        let (once, token) = observeOnce(object, .fresh)
         let (log, keep) = observe(object)
         #expect(try await log.next().status == .local)
         #expect(once.all.isEmpty)

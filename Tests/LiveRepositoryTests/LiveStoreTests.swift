@@ -6,24 +6,11 @@ import Testing
 
 @MainActor
 @Suite(.timeLimit(.minutes(1))) struct LiveStoreTests {
-    enum Kind: String, CaseIterable, Sendable { case inMemory, file }
-
     struct Abort: Error, Equatable {}
 
-    /// A store of `kind`, and the directory holding it (nil in memory) to keep alive.
-    func makeStore(_ kind: Kind) throws -> (LiveStore, TemporaryDirectory?) {
-        switch kind {
-        case .inMemory:
-            return (try LiveStore(location: .inMemory, migrations: Note.migrations), nil)
-        case .file:
-            let directory = try TemporaryDirectory()
-            return (try LiveStore(location: .file(directory.file("cache.sqlite")), migrations: Note.migrations), directory)
-        }
-    }
-
-    @Test(arguments: Kind.allCases)
-    func writeReturnsTheBodysResultAndReadsSeeIt(kind: Kind) async throws {
-        let (store, directory) = try makeStore(kind)
+    @Test(arguments: TestDatabase.allCases)
+    func writeReturnsTheBodysResultAndReadsSeeIt(kind: TestDatabase) async throws {
+        let (store, directory) = try kind.makeStore()
         let result = try await store.write { transaction -> String in
             try transaction.upsert(Note(id: "a", rank: 1, body: "hello"))
             return "done"
@@ -38,17 +25,16 @@ import Testing
         _ = directory
     }
 
-    @Test(arguments: Kind.allCases)
-    func aThrowingWriteRollsBackOnlyItself(kind: Kind) async throws {
-        let (store, directory) = try makeStore(kind)
+    @Test(arguments: TestDatabase.allCases)
+    func aThrowingWriteRollsBackOnlyItself(kind: TestDatabase) async throws {
+        let (store, directory) = try kind.makeStore()
         let objects = ["a", "b", "c"].map { LiveObject<Note>(store: store, id: $0, fetch: nil) }
         let logs = objects.map { object in
             let log = Deliveries<String?>()
             return (log, object.observe { object, _ in log.record(object.snapshot?.body) })
         }
         // Hold the queue so that the three writes are committed in one batch.
-        let gate = DispatchSemaphore(value: 0)
-        store.read({ _ in gate.wait() }, completion: { (_: Result<Void, any Error>) in })
+        let gate = holdQueue(of: store)
         let outcomes = Deliveries<(String, String?)>()
         store.enqueueWrite({ try $0.upsert(Note(id: "a", rank: 1, body: "kept")) },
                            completion: { error in MainActor.assumeIsolated { outcomes.record(("a", error.map { "\($0)" })) } })
@@ -73,16 +59,15 @@ import Testing
         _ = (logs, directory)
     }
 
-    @Test(arguments: Kind.allCases)
-    func aBurstLargerThanOneTransactionCommitsEveryWriteButTheFailingOne(kind: Kind) async throws {
-        let (store, directory) = try makeStore(kind)
+    @Test(arguments: TestDatabase.allCases)
+    func aBurstLargerThanOneTransactionCommitsEveryWriteButTheFailingOne(kind: TestDatabase) async throws {
+        let (store, directory) = try kind.makeStore()
         let collection = LiveCollection(
             store: store, query: CacheQuery<Note>(orderBy: "rank"), pageSize: 10, anchor: .end, fetchPage: nil)
         let counts = Deliveries<Int>()
         let token = collection.observe { collection, _, _ in counts.record(collection.count) }
         // Hold the queue so that more writes wait than one transaction takes.
-        let gate = DispatchSemaphore(value: 0)
-        store.read({ _ in gate.wait() }, completion: { (_: Result<Void, any Error>) in })
+        let gate = holdQueue(of: store)
         let total = LiveStore.maximumBatch + 1_500
         let failing = LiveStore.maximumBatch / 2
         let failures = Counter()
@@ -93,7 +78,7 @@ import Testing
             }, completion: { error in if error != nil { failures.increment() } })
         }
         gate.signal()
-        while try await counts.next() < total - 1 {}
+        _ = try await counts.next(where: { $0 >= total - 1 })
         #expect(collection.count == total - 1)
         #expect(failures.value == 1)
         #expect(try await store.read { connection in
@@ -104,7 +89,7 @@ import Testing
     }
 
     @Test func aThrowingWriteRethrowsItsError() async throws {
-        let (store, _) = try makeStore(.inMemory)
+        let (store, _) = try TestDatabase.inMemory.makeStore()
         await #expect(throws: Abort.self) {
             try await store.write { transaction in
                 try transaction.upsert(Note(id: "a", rank: 1))
@@ -141,9 +126,9 @@ import Testing
         _ = token
     }
 
-    @Test(arguments: Kind.allCases)
-    func closingMakesLaterReadsAndWritesFail(kind: Kind) async throws {
-        let (store, directory) = try makeStore(kind)
+    @Test(arguments: TestDatabase.allCases)
+    func closingMakesLaterReadsAndWritesFail(kind: TestDatabase) async throws {
+        let (store, directory) = try kind.makeStore()
         try await store.write { try $0.upsert(Note(id: "a", rank: 1)) }
         await store.close()
         await #expect(throws: SQLiteError.closed) { try await store.read { try $0.query("SELECT id FROM notes") { $0.string(0) } } }
@@ -235,10 +220,7 @@ import Testing
         // its answer from the new cache.
         await server.answer(.success(RemotePage(records: [], nextCursor: nil)))
         await server.answer(.success(RemotePage(records: [Note(id: "fresh", rank: 1)], nextCursor: nil)))
-        while true {
-            let delivery = try await log.next()
-            if delivery.0 == .fresh && delivery.1 == 1 { break }
-        }
+        _ = try await log.next(where: { $0.0 == .fresh && $0.1 == 1 })
         #expect(try await noteIDs(in: store) == ["fresh"])
         _ = token
     }

@@ -7,28 +7,11 @@ import Testing
 @Suite(.timeLimit(.minutes(1))) struct NotificationTokenTests {
     final class Witness {}
 
-    @Test func invalidateStopsTheBlock() async throws {
-        let store = try await makeNoteStore([Note(id: "a", rank: 1, body: "v1")])
-        let object = LiveObject<Note>(store: store, id: "a", fetch: nil)
-        let log = Deliveries<String?>()
-        let token = object.observe { object, _ in log.record(object.snapshot?.body) }
-        let control = Deliveries<String?>()
-        let keep = object.observe { object, _ in control.record(object.snapshot?.body) }
-        #expect(try await log.next() == "v1")
-        _ = try await control.next()
-        #expect(token.isValid)
-        token.invalidate()
-        #expect(!token.isValid)
-        token.invalidate()  // a second call does nothing
-        #expect(!token.isValid)
-        try await store.write { try $0.upsert(Note(id: "a", rank: 1, body: "v2")) }
-        #expect(try await control.next() == "v2")
-        await settle(store)
-        #expect(log.all == ["v1"])
-        _ = keep
-    }
+    /// How a test ends a token: by invalidating it, or by releasing it.
+    enum Ending: CaseIterable, Sendable { case invalidate, release }
 
-    @Test func releasingTheTokenStopsTheBlock() async throws {
+    @Test(arguments: Ending.allCases)
+    func endingTheTokenStopsTheBlock(_ ending: Ending) async throws {
         let store = try await makeNoteStore([Note(id: "a", rank: 1, body: "v1")])
         let object = LiveObject<Note>(store: store, id: "a", fetch: nil)
         let log = Deliveries<String?>()
@@ -37,16 +20,27 @@ import Testing
         let keep = object.observe { object, _ in control.record(object.snapshot?.body) }
         #expect(try await log.next() == "v1")
         _ = try await control.next()
-        #expect(token != nil)
-        token = nil
+        switch ending {
+        case .invalidate:
+            let live = try #require(token)
+            #expect(live.isValid)
+            live.invalidate()
+            #expect(!live.isValid)
+            live.invalidate()  // a second call does nothing
+            #expect(!live.isValid)
+        case .release:
+            #expect(token != nil)
+            token = nil
+        }
         try await store.write { try $0.upsert(Note(id: "a", rank: 1, body: "v2")) }
         #expect(try await control.next() == "v2")
         await settle(store)
         #expect(log.all == ["v1"])
-        _ = keep
+        _ = (keep, token)
     }
 
-    @Test func releasingTheTokenReleasesWhatTheBlockCaptured() async throws {
+    @Test(arguments: Ending.allCases)
+    func endingTheTokenReleasesWhatTheBlockCaptured(_ ending: Ending) async throws {
         let store = try await makeNoteStore([Note(id: "a", rank: 1, body: "v1")])
         let object = LiveObject<Note>(store: store, id: "a", fetch: nil)
         let control = Deliveries<String?>()
@@ -60,32 +54,18 @@ import Testing
             token = object.observe { _, _ in _ = witness }
         }
         #expect(weakWitness != nil)
-        token = nil
-        _ = token
-        try await store.write { try $0.upsert(Note(id: "a", rank: 1, body: "v2")) }
-        _ = try await control.next()
-        #expect(weakWitness == nil)
-        _ = keep
-    }
-
-    @Test func invalidatingReleasesWhatTheBlockCaptured() async throws {
-        let store = try await makeNoteStore([Note(id: "a", rank: 1, body: "v1")])
-        let object = LiveObject<Note>(store: store, id: "a", fetch: nil)
-        let control = Deliveries<String?>()
-        let keep = object.observe { object, _ in control.record(object.snapshot?.body) }
-        _ = try await control.next()
-        weak var weakWitness: Witness?
-        var token: NotificationToken?
-        do {
-            let witness = Witness()
-            weakWitness = witness
-            token = object.observe { _, _ in _ = witness }
+        switch ending {
+        case .invalidate:
+            token?.invalidate()
+        case .release:
+            token = nil
         }
-        token?.invalidate()
         try await store.write { try $0.upsert(Note(id: "a", rank: 1, body: "v2")) }
         _ = try await control.next()
         #expect(weakWitness == nil)
-        #expect(token?.isValid == false)
+        if ending == .invalidate {
+            #expect(token?.isValid == false)
+        }
         _ = keep
     }
 

@@ -187,63 +187,59 @@ import Testing
     }
 
     @Test func aFileThatIsNotADatabaseIsReportedAsCorruption() throws {
-        try TestDatabase.withTemporaryDirectory { directory throws in
-            let url = directory.appendingPathComponent("garbage.sqlite")
-            var random = SeededRandom(seed: 1)
-            let garbage = (0..<8_192).map { _ in UInt8(truncatingIfNeeded: random.next()) }
-            try Data(garbage).write(to: url)
+        let directory = try TemporaryDirectory()
+        let url = directory.file("garbage.sqlite")
+        var random = SeededRandom(seed: 1)
+        let garbage = (0..<8_192).map { _ in UInt8(truncatingIfNeeded: random.next()) }
+        try Data(garbage).write(to: url)
 
-            let error = #expect(throws: SQLiteError.self) { try SQLiteConnection(location: .file(url)) }
-            #expect(error?.isCorruption == true)
-            #expect(error?.code == SQLITE_NOTADB)
-        }
+        let error = #expect(throws: SQLiteError.self) { try SQLiteConnection(location: .file(url)) }
+        #expect(error?.isCorruption == true)
+        #expect(error?.code == SQLITE_NOTADB)
     }
 
     @Test func aMissingDirectoryCannotBeOpened() throws {
-        try TestDatabase.withTemporaryDirectory { directory throws in
-            let url = directory.appendingPathComponent("missing/test.sqlite")
-            let error = #expect(throws: SQLiteError.self) { try SQLiteConnection(location: .file(url)) }
-            #expect(error?.code == SQLITE_CANTOPEN)
-            #expect(error?.message.contains(url.path) == true)
-        }
+        let directory = try TemporaryDirectory()
+        let url = directory.file("missing/test.sqlite")
+        let error = #expect(throws: SQLiteError.self) { try SQLiteConnection(location: .file(url)) }
+        #expect(error?.code == SQLITE_CANTOPEN)
+        #expect(error?.message.contains(url.path) == true)
     }
 
     // MARK: - Files
 
     @Test func aFileDatabaseKeepsItsDataAndUsesWriteAheadLogging() throws {
-        try TestDatabase.withTemporaryDirectory { directory throws in
-            let url = directory.appendingPathComponent("notes.sqlite")
-            do {
-                let db = try SQLiteConnection(location: .file(url))
-                defer { db.close() }
-                #expect(db.location == .file(url))
-                #expect(try db.queryFirst("PRAGMA journal_mode") { $0.string(0) } == "wal")
-                try db.execute("CREATE TABLE notes (body TEXT)")
-                try db.execute("INSERT INTO notes VALUES (?)", ["kept"])
-            }
-            #expect(FileManager.default.fileExists(atPath: url.path))
-
-            let reopened = try SQLiteConnection(location: .file(url))
-            defer { reopened.close() }
-            #expect(try reopened.query("SELECT body FROM notes") { $0.string(0) } == ["kept"])
+        let directory = try TemporaryDirectory()
+        let url = directory.file("notes.sqlite")
+        do {
+            let db = try SQLiteConnection(location: .file(url))
+            defer { db.close() }
+            #expect(db.location == .file(url))
+            #expect(try db.queryFirst("PRAGMA journal_mode") { $0.string(0) } == "wal")
+            try db.execute("CREATE TABLE notes (body TEXT)")
+            try db.execute("INSERT INTO notes VALUES (?)", ["kept"])
         }
+        #expect(FileManager.default.fileExists(atPath: url.path))
+
+        let reopened = try SQLiteConnection(location: .file(url))
+        defer { reopened.close() }
+        #expect(try reopened.query("SELECT body FROM notes") { $0.string(0) } == ["kept"])
     }
 
     @Test func aReadOnlyConnectionReadsButRefusesWrites() throws {
-        try TestDatabase.withTemporaryDirectory { directory throws in
-            let url = directory.appendingPathComponent("notes.sqlite")
-            do {
-                let db = try SQLiteConnection(location: .file(url))
-                defer { db.close() }
-                try db.execute("CREATE TABLE notes (body TEXT)")
-                try db.execute("INSERT INTO notes VALUES ('kept')")
-            }
-            let reader = try SQLiteConnection(location: .file(url), readOnly: true)
-            defer { reader.close() }
-            #expect(try reader.query("SELECT body FROM notes") { $0.string(0) } == ["kept"])
-            let error = #expect(throws: SQLiteError.self) { try reader.execute("INSERT INTO notes VALUES ('new')") }
-            #expect(error?.code == SQLITE_READONLY)
+        let directory = try TemporaryDirectory()
+        let url = directory.file("notes.sqlite")
+        do {
+            let db = try SQLiteConnection(location: .file(url))
+            defer { db.close() }
+            try db.execute("CREATE TABLE notes (body TEXT)")
+            try db.execute("INSERT INTO notes VALUES ('kept')")
         }
+        let reader = try SQLiteConnection(location: .file(url), readOnly: true)
+        defer { reader.close() }
+        #expect(try reader.query("SELECT body FROM notes") { $0.string(0) } == ["kept"])
+        let error = #expect(throws: SQLiteError.self) { try reader.execute("INSERT INTO notes VALUES ('new')") }
+        #expect(error?.code == SQLITE_READONLY)
     }
 
     // MARK: - Transactions
@@ -252,12 +248,15 @@ import Testing
     func aTransactionCommitsWhatItsBodyDid(database: TestDatabase) throws {
         try database.withConnection { db throws in
             try db.execute("CREATE TABLE t (n INTEGER)")
+            #expect(db.isInAutocommitMode)
             let result = try db.transaction {
+                #expect(!db.isInAutocommitMode)
                 try db.execute("INSERT INTO t VALUES (1)")
                 try db.execute("INSERT INTO t VALUES (2)")
                 return "done"
             }
             #expect(result == "done")
+            #expect(db.isInAutocommitMode)
             #expect(try db.query("SELECT n FROM t ORDER BY n") { $0.int(0) } == [1, 2])
             // The connection is not left inside a transaction: BEGIN would fail there.
             try db.execute("BEGIN")

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import LiveRepository
 import Testing
 
@@ -134,19 +135,18 @@ import Testing
     }
 
     @Test func theVersionIsKeptInTheFile() throws {
-        try TestDatabase.withTemporaryDirectory { directory throws in
-            let url = directory.appendingPathComponent("app.sqlite")
-            let migrator = SQLiteMigrator((1...2).map(Self.logging))
-            do {
-                let db = try SQLiteConnection(location: .file(url))
-                defer { db.close() }
-                #expect(try migrator.migrate(db) == [1, 2])
-            }
-            let reopened = try SQLiteConnection(location: .file(url))
-            defer { reopened.close() }
-            #expect(try reopened.userVersion() == 2)
-            #expect(try migrator.migrate(reopened) == [])
-            #expect(try Self.log(reopened) == [1, 2])
+        let directory = try TemporaryDirectory()
+        let url = directory.file("app.sqlite")
+        let migrator = SQLiteMigrator((1...2).map(Self.logging))
+        do {
+            let db = try SQLiteConnection(location: .file(url))
+            defer { db.close() }
+            #expect(try migrator.migrate(db) == [1, 2])
         }
+        let reopened = try SQLiteConnection(location: .file(url))
+        defer { reopened.close() }
+        #expect(try reopened.userVersion() == 2)
+        #expect(try migrator.migrate(reopened) == [])
+        #expect(try Self.log(reopened) == [1, 2])
     }
 }

@@ -3,7 +3,7 @@ import LiveSocial
 import LiveSocialServer
 import Testing
 
-@Suite struct EmbeddedServerNetworkTests {
+@Suite(.timeLimit(.minutes(1))) struct EmbeddedServerNetworkTests {
     @Test func aRequestDoesNotCompleteUntilTheClockPassesTheLatency() async throws {
         let fixture = try await ServerFixture.seeded()
         fixture.server.setLatency(.milliseconds(150))
@@ -16,6 +16,7 @@ import Testing
         }
         await fixture.clock.waitForSleepers(1)
         fixture.clock.advance(by: .milliseconds(149))
+        #expect(fixture.clock.sleeperCount == 1)
         await Task.yield()
         #expect(!done.isSet)
         #expect(fixture.server.requestCount == 0)

@@ -3,7 +3,7 @@ import LiveSocial
 import LiveSocialServer
 import Testing
 
-@Suite struct EmbeddedServerTests {
+@Suite(.timeLimit(.minutes(1))) struct EmbeddedServerTests {
     @Test func fetchReturnsTheServerCopyOrNil() async throws {
         let fixture = try await ServerFixture.seeded()
         let api = fixture.connection()
@@ -50,6 +50,30 @@ import Testing
         let after = try #require(try await fixture.server.record(Channel.self, id: "general"))
         #expect(after.messageCount == before.messageCount + 1)
         #expect(after.lastMessageText == "Hello" && after.lastActivityAt == first.createdAt)
+    }
+
+    @Test func theSameClientRequestIdFromTwoSendersStoresTwoMessages() async throws {
+        let fixture = try await ServerFixture.seeded()
+        let before = try #require(try await fixture.server.record(Channel.self, id: "general"))
+        let fromAda = try #require(try await fixture.connection("ada")
+            .perform(.sendText("from ada", channelId: "general", clientRequestId: "shared")).first(Message.self))
+        let fromAlan = try #require(try await fixture.connection("alan")
+            .perform(.sendText("from alan", channelId: "general", clientRequestId: "shared")).first(Message.self))
+        #expect(fromAda.id != fromAlan.id)
+        #expect(fromAda.userId == "ada" && fromAda.text == "from ada" && fromAda.clientRequestId == "shared")
+        #expect(fromAlan.userId == "alan" && fromAlan.text == "from alan" && fromAlan.clientRequestId == "shared")
+        // A resend by either sender answers with that sender's message, and stores nothing new.
+        let adaAgain = try #require(try await fixture.connection("ada")
+            .perform(.sendText("from ada", channelId: "general", clientRequestId: "shared")).first(Message.self))
+        let alanAgain = try #require(try await fixture.connection("alan")
+            .perform(.sendText("from alan", channelId: "general", clientRequestId: "shared")).first(Message.self))
+        #expect(adaAgain == fromAda)
+        #expect(alanAgain == fromAlan)
+        let shared = try await fixture.server.records(SocialQuery.messages(channelId: "general"))
+            .filter { $0.clientRequestId == "shared" }
+        #expect(Set(shared.map(\.id)) == [fromAda.id, fromAlan.id] && shared.count == 2)
+        let after = try #require(try await fixture.server.record(Channel.self, id: "general"))
+        #expect(after.messageCount == before.messageCount + 2)
     }
 
     @Test func aLostAnswerThenAResendDoesNotDuplicate() async throws {

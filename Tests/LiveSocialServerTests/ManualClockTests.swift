@@ -1,7 +1,7 @@
 import LiveSocialServer
 import Testing
 
-@Suite struct ManualClockTests {
+@Suite(.timeLimit(.minutes(1))) struct ManualClockTests {
     @Test func startsAtZeroAndAdvances() {
         let clock = ManualClock()
         #expect(clock.now == ManualClock.Instant(offset: .zero))
@@ -43,9 +43,11 @@ import Testing
         }
         await clock.waitForSleepers(3)
         clock.advance(by: .seconds(1))
+        #expect(clock.sleeperCount == 2)
         try await tasks[1].value
         #expect(!flags[0].isSet && !flags[2].isSet)
         clock.advance(by: .seconds(1))
+        #expect(clock.sleeperCount == 1)
         try await tasks[2].value
         #expect(!flags[0].isSet)
         clock.advance(by: .seconds(1))

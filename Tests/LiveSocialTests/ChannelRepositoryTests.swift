@@ -99,7 +99,7 @@ struct ChannelRepositoryTests {
         let (channelLog, channelToken) = channel.record()
         let fresh = try await members.next(in: log) { $0.dataStatus == .fresh }
         let before = try #require(try await channel.next(in: channelLog) { $0.dataStatus == .fresh }.snapshot)
-        try await log.skipUnread()
+        log.skipUnread()
         try await fixture.client.channels.join("random")
         let pending = try await log.next()
         #expect(pending.records.last?.userId == "margaret")
@@ -129,7 +129,7 @@ struct ChannelRepositoryTests {
         let (log, token) = members.record()
         let fresh = try await members.next(in: log) { $0.dataStatus == .fresh }
         let mine = try #require(fresh.records.first { $0.userId == "ada" })
-        try await log.skipUnread()
+        log.skipUnread()
         fixture.server.failRequests([.mutation])
         await #expect(throws: SocialAPIError.self) { try await fixture.client.channels.leave("random") }
         #expect(!(try await log.next()).records.contains(mine))
@@ -137,7 +137,7 @@ struct ChannelRepositoryTests {
         #expect(restored.records == fresh.records)
 
         fixture.server.resetFailures()
-        try await log.skipUnread()
+        log.skipUnread()
         try await fixture.client.channels.leave("random")
         #expect(!(try await log.next()).records.contains(mine))
         try await fixture.settle()

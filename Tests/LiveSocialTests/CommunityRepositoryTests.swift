@@ -84,7 +84,7 @@ struct CommunityRepositoryTests {
         let (communityLog, communityToken) = community.record()
         let fresh = try await members.next(in: log) { $0.dataStatus == .fresh }
         let before = try #require(try await community.next(in: communityLog) { $0.dataStatus == .fresh }.snapshot)
-        try await log.skipUnread()
+        log.skipUnread()
         try await fixture.client.communities.join("hiking")
         let pending = try await log.next()
         #expect(pending.records.last?.userId == "linus")
@@ -115,7 +115,7 @@ struct CommunityRepositoryTests {
         let (log, token) = members.record()
         let fresh = try await members.next(in: log) { $0.dataStatus == .fresh }
         let mine = try #require(fresh.records.first { $0.userId == "ada" })
-        try await log.skipUnread()
+        log.skipUnread()
         fixture.server.failRequests([.mutation])
         await #expect(throws: SocialAPIError.self) { try await fixture.client.communities.leave("hiking") }
         #expect(!(try await log.next()).records.contains(mine))
@@ -123,7 +123,7 @@ struct CommunityRepositoryTests {
         #expect(restored.records == fresh.records)
 
         fixture.server.resetFailures()
-        try await log.skipUnread()
+        log.skipUnread()
         try await fixture.client.communities.leave("hiking")
         #expect(!(try await log.next()).records.contains(mine))
         try await fixture.settle()

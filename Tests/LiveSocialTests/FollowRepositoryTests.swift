@@ -75,7 +75,7 @@ struct FollowRepositoryTests {
         let (linusLog, linusToken) = linus.record()
         let fresh = try await following.next(in: log) { $0.dataStatus == .fresh }
         let before = try #require(try await linus.next(in: linusLog) { $0.dataStatus == .fresh }.snapshot)
-        try await log.skipUnread()
+        log.skipUnread()
         try await fixture.client.follows.follow("linus")
         let pending = try await log.next()
         #expect(pending.records.first?.followeeId == "linus")
@@ -106,7 +106,7 @@ struct FollowRepositoryTests {
         let (log, token) = following.record()
         let fresh = try await following.next(in: log) { $0.dataStatus == .fresh }
         let alan = try #require(fresh.records.first { $0.followeeId == "alan" })
-        try await log.skipUnread()
+        log.skipUnread()
         fixture.server.failRequests([.mutation])
         await #expect(throws: SocialAPIError.self) { try await fixture.client.follows.unfollow("alan") }
         let hidden = try await log.next()
@@ -115,7 +115,7 @@ struct FollowRepositoryTests {
         #expect(restored.records == fresh.records)
 
         fixture.server.resetFailures()
-        try await log.skipUnread()
+        log.skipUnread()
         try await fixture.client.follows.unfollow("alan")
         let gone = try await log.next()
         #expect(!gone.records.contains(alan))

@@ -43,18 +43,42 @@ struct MessageRepositoryTests {
         let (log, token) = messages.record()
         let fresh = try await messages.next(in: log) { $0.dataStatus == .fresh }
         let sent = try await fixture.client.messages.send("on my way", to: "general")
-        try await fixture.settle()
+        let final = try await messages.next(in: log) {
+            $0.records.last?.id == sent?.id && $0.records.last?.syncState == .synced
+        }
         let deliveries = log.all.dropFirst(log.all.firstIndex { $0.dataStatus == .fresh }! + 1)
         let pending = try #require(deliveries.first)
         #expect(pending.records.last?.text == "on my way")
         #expect(pending.records.last?.syncState == .syncing)
         #expect(pending.records.last?.isPending == true)
-        let final = try #require(log.all.last)
         #expect(final.records.count == fresh.records.count + 1)
         #expect(final.records.last?.id == sent?.id)
         #expect(final.records.last?.syncState == .synced)
         #expect(final.records.last?.clientRequestId == pending.records.last?.clientRequestId)
         #expect(final.records.filter { $0.text == "on my way" }.count == 1)
+        _ = token
+    }
+
+    @Test func anotherUsersMessageWithAClientRequestIdEqualToACachedIdRemovesNothing() async throws {
+        let fixture = try await ClientFixture()
+        let messages = fixture.client.messages.messages(channelId: "general")
+        let (log, token) = messages.record()
+        let fresh = try await messages.next(in: log) { $0.dataStatus == .fresh }
+        // One of ada's own messages, and one that someone else sent: neither may be removed.
+        let own = try #require(fresh.records.first { $0.userId == "ada" })
+        let other = try #require(fresh.records.first { $0.userId != "ada" })
+        for (text, requestId) in [("same id as ada's", own.id), ("same id as another's", other.id)] {
+            _ = try await fixture.server.perform(
+                .sendMessage(channelId: "general", clientRequestId: requestId, type: .text, text: text, parentId: nil),
+                as: "alan")
+            _ = try await messages.next(in: log) { $0.records.last?.text == text }
+        }
+        let arrived = messages.allObjects()
+        #expect(arrived.count == fresh.records.count + 2)
+        #expect(arrived.contains(own) && arrived.contains(other))
+        #expect(Array(arrived.prefix(fresh.records.count)) == fresh.records)
+        #expect(try await fixture.client.store.read { try CacheTransactionFree.count(Message.self, id: own.id, in: $0) } == 1)
+        #expect(try await fixture.client.store.read { try CacheTransactionFree.count(Message.self, id: other.id, in: $0) } == 1)
         _ = token
     }
 

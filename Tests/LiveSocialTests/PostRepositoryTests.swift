@@ -99,7 +99,7 @@ struct PostRepositoryTests {
         let feed = fixture.client.posts.communityFeed(communityId: "swift")
         let (log, token) = feed.record()
         let fresh = try await feed.next(in: log) { $0.dataStatus == .fresh }
-        try await log.skipUnread()
+        log.skipUnread()
         let created = try #require(try await fixture.client.posts.create(text: "hello swift", in: .community, targetId: "swift"))
         try await fixture.settle()
         _ = try await feed.next(in: log) { $0.records.first?.id == created.id && $0.records.first?.syncState == .synced }
@@ -128,7 +128,7 @@ struct PostRepositoryTests {
         let feed = fixture.client.posts.userFeed(userId: "ada")
         let (log, token) = feed.record()
         let fresh = try await feed.next(in: log) { $0.dataStatus == .fresh }
-        try await log.skipUnread()
+        log.skipUnread()
         fixture.server.failRequests([.mutation])
         await #expect(throws: SocialAPIError.serverFailure("simulated server failure")) {
             try await fixture.client.posts.create(text: "doomed", in: .user, targetId: "ada")
@@ -150,7 +150,7 @@ struct PostRepositoryTests {
         let fresh = try await feed.next(in: log) { $0.dataStatus == .fresh }
         let mine = try #require(fresh.records.first { $0.authorId == "ada" })
         let index = try #require(fresh.records.firstIndex(of: mine))
-        try await log.skipUnread()
+        log.skipUnread()
 
         try await fixture.client.posts.update(mine, text: "rewritten")
         let pending = try await log.next()
@@ -161,7 +161,7 @@ struct PostRepositoryTests {
         #expect(synced.records[index] == (try await fixture.server.record(Post.self, id: mine.id)))
         #expect(synced.records[index].text == "rewritten")
 
-        try await log.skipUnread()
+        log.skipUnread()
         try await fixture.client.posts.delete(synced.records[index])
         let hidden = try await log.next()
         #expect(!hidden.records.contains { $0.id == mine.id })

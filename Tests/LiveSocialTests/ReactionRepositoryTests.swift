@@ -46,7 +46,7 @@ struct ReactionRepositoryTests {
         let fresh = try await reactions.next(in: log) { $0.dataStatus == .fresh }
         #expect(fresh.records.isEmpty)
         _ = try await post.next(in: postLog) { $0.dataStatus == .fresh }
-        try await log.skipUnread()
+        log.skipUnread()
         try await fixture.client.reactions.add("like", to: .post, targetId: "post-1")
         let pending = try await log.next()
         #expect(pending.records.map(\.name) == ["like"])
@@ -79,7 +79,7 @@ struct ReactionRepositoryTests {
         let (log, token) = reactions.record()
         let fresh = try await reactions.next(in: log) { $0.dataStatus == .fresh }
         let mine = try #require(fresh.records.first { $0.userId == "ada" })
-        try await log.skipUnread()
+        log.skipUnread()
         try await fixture.client.reactions.remove(mine.name, from: .post, targetId: "post-10")
         let removed = try await log.next()
         #expect(!removed.records.contains(mine))
@@ -96,7 +96,7 @@ struct ReactionRepositoryTests {
         let (log, token) = reactions.record()
         let fresh = try await reactions.next(in: log) { $0.dataStatus == .fresh }
         let mine = try #require(fresh.records.first { $0.userId == "ada" })
-        try await log.skipUnread()
+        log.skipUnread()
         fixture.server.failRequests([.mutation])
         await #expect(throws: SocialAPIError.self) {
             try await fixture.client.reactions.remove(mine.name, from: .post, targetId: "post-10")

@@ -3,6 +3,7 @@ import LiveRepository
 import LiveSocial
 import LiveSocialServer
 import Testing
+import TestSupport
 
 @MainActor
 @Suite(.timeLimit(.minutes(1)))
@@ -118,6 +119,13 @@ struct SocialClientTests {
         _ = try await feed.next(in: log) { $0.records.first?.text == "first" }
         #expect(fixture.client.isConnected)
         fixture.server.disconnect()
+        // `.disconnected` reaches the client through its event stream: wait until it is applied
+        // (the suite's time limit cancels the wait if it never is).
+        while fixture.client.isConnected {
+            try Task.checkCancellation()
+            await Task.yield()
+        }
+        #expect(!fixture.client.isConnected)
         fixture.server.reconnect()
         _ = try await fixture.server.perform(.createPost(targetType: .community, targetId: "swift", text: "second"), as: "alan")
         _ = try await feed.next(in: log) { $0.records.first?.text == "second" }
@@ -126,13 +134,12 @@ struct SocialClientTests {
     }
 
     @Test func aCacheFileKeepsDataForTheNextClient() async throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
-        let url = folder.url.appendingPathComponent("cache.sqlite")
-        let server = try EmbeddedServer(location: .inMemory, clock: ManualClock(), epoch: 1_700_000_000)
-        try await server.seedDemoData()
+        let folder = try TemporaryDirectory()
+        let url = folder.file("cache.sqlite")
+        let fixture = try await ClientFixture(realtime: false, cache: .file(url))
+        let server = fixture.server
 
-        let first = try SocialClient(api: server.connection(userId: "ada"), userId: "ada", cache: .file(url))
+        let first = fixture.client
         #expect(first.store.recovery == nil)
         let feed = first.posts.communityFeed(communityId: "coffee")
         let (firstLog, firstToken) = feed.record()
@@ -157,14 +164,13 @@ struct SocialClientTests {
     }
 
     @Test func aCorruptCacheFileIsRebuilt() async throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
-        let url = folder.url.appendingPathComponent("cache.sqlite")
+        let folder = try TemporaryDirectory()
+        let url = folder.file("cache.sqlite")
         try Data(repeating: 0xA5, count: 8_192).write(to: url)
-        let server = try EmbeddedServer(location: .inMemory, clock: ManualClock(), epoch: 1_700_000_000)
-        try await server.seedDemoData()
+        let fixture = try await ClientFixture(realtime: false, cache: .file(url))
+        let server = fixture.server
 
-        let client = try SocialClient(api: server.connection(userId: "ada"), userId: "ada", cache: .file(url))
+        let client = fixture.client
         let recovery = try #require(client.store.recovery)
         #expect(FileManager.default.fileExists(atPath: recovery.movedTo.path))
         let communities = client.communities.communities()

@@ -40,6 +40,19 @@ public final class Deliveries<Item> {
         return received[consumed - 1]
     }
 
+    /// Waits for items until one satisfies `condition`, and returns it (the ones before it are read).
+    public func next(where condition: (Item) -> Bool) async throws -> Item {
+        while true {
+            let item = try await next()
+            if condition(item) { return item }
+        }
+    }
+
+    /// Marks everything received so far as read, so the next wait sees only what comes after.
+    public func skipUnread() {
+        consumed = received.count
+    }
+
     /// The number of items received but not yet returned by `next()`.
     public var unread: Int { received.count - consumed }
 }

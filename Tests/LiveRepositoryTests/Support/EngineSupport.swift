@@ -11,6 +11,14 @@ func makeNoteStore(_ notes: [Note] = []) async throws -> LiveStore {
     return store
 }
 
+/// Holds the store's queue until the returned semaphore is signalled: a read that waits on it
+/// is queued behind the work queued so far, and everything queued after it waits for it.
+func holdQueue(of store: LiveStore) -> DispatchSemaphore {
+    let gate = DispatchSemaphore(value: 0)
+    store.read({ _ in gate.wait() }, completion: { (_: Result<Void, any Error>) in })
+    return gate
+}
+
 /// Waits until the work already queued on the store (and the main-actor deliveries it schedules)
 /// has run: each round trip queues a read behind everything queued so far, and its continuation
 /// runs on the main actor after the completions those earlier reads posted there.
@@ -59,24 +67,6 @@ actor RecordServer<Record: CacheRecord> {
     }
 }
 
-/// A fresh directory under the temporary directory, removed when released.
-final class TemporaryDirectory: @unchecked Sendable {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("LiveRepositoryEngineTests-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    func file(_ name: String) -> URL { url.appendingPathComponent(name) }
-
-    var contents: [String] {
-        (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
-    }
-
-    deinit { try? FileManager.default.removeItem(at: url) }
-}
 
 /// A thread-safe counter for `@Sendable` closures (migrations, write bodies).
 final class Counter: @unchecked Sendable {

@@ -41,4 +41,27 @@ struct KeyedRow: CacheRecord {
     static func randomID(_ random: inout SeededRandom, _ index: Int) -> String {
         random.pick(["a", "b", "B", "é", "x-", ""]) + "\(index)"
     }
+
+    /// A new in-memory database with the `keyed` table holding `count` rows with random ids and
+    /// sort values, each visible with a chance of `visiblePercent`, drawn from `random` (the
+    /// id, the value, then the visibility of each row in turn); the rows in insertion order.
+    static func randomTable(_ random: inout SeededRandom, count: Int,
+                            visiblePercent: Int) throws -> (SQLiteConnection, [KeyedRow]) {
+        let connection = try SQLiteConnection(location: .inMemory)
+        try connection.executeScript(table.createStatements)
+        let rows = (0..<count).map {
+            KeyedRow(id: randomID(&random, $0), value: randomValue(&random), visible: random.chance(visiblePercent))
+        }
+        for row in rows {
+            try connection.execute("INSERT INTO keyed VALUES (?, ?, ?)", row.columnValues)
+        }
+        return (connection, rows)
+    }
+
+    /// `randomTable(_:count:visiblePercent:)` with a generator seeded with `seed`.
+    static func randomTable(seed: UInt64, count: Int = 60,
+                            visiblePercent: Int = 70) throws -> (SQLiteConnection, [KeyedRow]) {
+        var random = SeededRandom(seed: seed)
+        return try randomTable(&random, count: count, visiblePercent: visiblePercent)
+    }
 }

@@ -28,10 +28,6 @@ actor PageServer<Record: CacheRecord> {
         let (_, continuation) = waiting.removeFirst()
         continuation.resume(with: result)
     }
-
-    var pendingCursors: [String?] { waiting.map(\.cursor) }
 }
 
-struct TestServerError: Error, Equatable {
-    var message = "server unavailable"
-}
+struct TestServerError: Error, Equatable {}

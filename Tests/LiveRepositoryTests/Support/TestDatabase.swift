@@ -1,5 +1,6 @@
 import Foundation
 import LiveRepository
+import TestSupport
 
 /// Where a test's database lives: in memory, or in a file of a fresh temporary directory.
 ///
@@ -19,21 +20,26 @@ enum TestDatabase: String, Sendable, CaseIterable, CustomStringConvertible {
             defer { connection.close() }
             return try body(connection)
         case .file:
-            return try Self.withTemporaryDirectory { directory in
-                let connection = try SQLiteConnection(location: .file(directory.appendingPathComponent("test.sqlite")))
-                defer { connection.close() }
-                return try body(connection)
+            let directory = try TemporaryDirectory()
+            let connection = try SQLiteConnection(location: .file(directory.file("test.sqlite")))
+            defer {
+                connection.close()
+                withExtendedLifetime(directory) {}
             }
+            return try body(connection)
         }
     }
 
-    /// Runs `body` with a new, empty directory under the system's temporary directory, and
-    /// removes the directory and everything in it afterwards, also when `body` throws.
-    static func withTemporaryDirectory<T>(_ body: (URL) throws -> T) throws -> T {
-        let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("LiveRepositoryTests-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        return try body(directory)
+    /// A store of this kind with the `notes` table, and the directory holding its file (nil in
+    /// memory), which the caller keeps alive for as long as it uses the store.
+    @MainActor
+    func makeStore() throws -> (LiveStore, TemporaryDirectory?) {
+        switch self {
+        case .inMemory:
+            return (try LiveStore(location: .inMemory, migrations: Note.migrations), nil)
+        case .file:
+            let directory = try TemporaryDirectory()
+            return (try LiveStore(location: .file(directory.file("cache.sqlite")), migrations: Note.migrations), directory)
+        }
     }
 }

@@ -12,18 +12,22 @@ struct ClientFixture {
     let server: EmbeddedServer
     let client: SocialClient
 
-    init(userId: String = "ada", realtime: Bool = true) async throws {
+    init(userId: String = "ada", realtime: Bool = true, cache: SQLiteConnection.Location = .inMemory) async throws {
         server = try EmbeddedServer(location: .inMemory, clock: clock, epoch: 1_700_000_000)
         try await server.seedDemoData()
         let stamps = Stamps()
-        client = try SocialClient(api: server.connection(userId: userId), userId: userId, cache: .inMemory,
+        client = try SocialClient(api: server.connection(userId: userId), userId: userId, cache: cache,
                                   now: { stamps.next() })
         if realtime { client.startRealtime() }
     }
 
-    /// Waits until every write queued so far has committed and its observers were told.
-    func settle() async throws {
-        try await client.store.write { _ in }
+    /// Waits for `rounds` round trips through the store's queue, so every write queued so far
+    /// has committed and the chains of window reads it started (one per round) have been
+    /// delivered to their observers.
+    func settle(rounds: Int = 4) async throws {
+        for _ in 0..<rounds {
+            _ = try await client.store.read { _ in 0 }
+        }
     }
 }
 
@@ -65,9 +69,6 @@ extension LiveCollection {
     func next(
         in log: Deliveries<CollectionDelivery<Record>>, where condition: (CollectionDelivery<Record>) -> Bool
     ) async throws -> CollectionDelivery<Record> {
-        while true {
-            let delivery = try await log.next()
-            if condition(delivery) { return delivery }
-        }
+        try await log.next(where: condition)
     }
 }

@@ -27,17 +27,7 @@ extension LiveObject {
     func next(
         in log: Deliveries<ObjectDelivery<Record>>, where condition: (ObjectDelivery<Record>) -> Bool
     ) async throws -> ObjectDelivery<Record> {
-        while true {
-            let delivery = try await log.next()
-            if condition(delivery) { return delivery }
-        }
-    }
-}
-
-extension Deliveries {
-    /// Marks everything received so far as read, so the next wait sees only what comes after.
-    func skipUnread() async throws {
-        while unread > 0 { _ = try await next() }
+        try await log.next(where: condition)
     }
 }
 
@@ -54,7 +44,7 @@ extension LiveCollection {
         }
         var pages = [first]
         while hasNext {
-            try await log.skipUnread()
+            log.skipUnread()
             nextPage()
             pages.append(try await next(in: log) { $0.loadingStatus == .loaded })
         }
@@ -72,20 +62,6 @@ extension ClientFixture {
         let (log, token) = object.record()
         _ = try await object.next(in: log) { condition($0.snapshot) }
         withExtendedLifetime((object, token)) {}
-    }
-}
-
-/// A temporary folder, removed by `remove()`.
-struct TemporaryFolder {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("LiveSocialTests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    func remove() {
-        try? FileManager.default.removeItem(at: url)
     }
 }
 
