@@ -22,12 +22,14 @@ let package = Package(
     targets: [
         // Bytes in use on the malloc heap (mallinfo2 on glibc, malloc_zone_statistics on Darwin).
         .target(name: "HeapStats", cSettings: [.unsafeFlags(["-Werror"])]),
-        // Number formatting for the printed tables.
-        .target(name: "TableFormatting", swiftSettings: strict),
+        // Shared by the executables: number formatting for the printed tables, medians and
+        // duration conversions, and the seeded random number generator.
+        .target(name: "BenchmarkSupport", swiftSettings: strict),
         // The three contenders and the scenarios run against each of them.
         .target(
             name: "Contenders",
             dependencies: [
+                "BenchmarkSupport",
                 "HeapStats",
                 .product(name: "LiveData", package: "swift-livedata"),
                 .product(name: "OpenCombine", package: "OpenCombine"),
@@ -37,7 +39,7 @@ let package = Package(
         // `swift run -c release LiveDataVersus`: the side-by-side table.
         .executableTarget(
             name: "LiveDataVersus",
-            dependencies: ["Contenders", "TableFormatting"],
+            dependencies: ["Contenders", "BenchmarkSupport"],
             swiftSettings: strict
         ),
         // `swift package benchmark`: the same scenarios under ordo-one/benchmark.
@@ -60,7 +62,7 @@ let package = Package(
                 .product(name: "LiveRepository", package: "swift-livedata"),
                 .product(name: "LiveSocial", package: "swift-livedata"),
                 .product(name: "GRDB", package: "GRDB.swift"),
-                "TableFormatting",
+                "BenchmarkSupport",
             ],
             swiftSettings: strict
         ),

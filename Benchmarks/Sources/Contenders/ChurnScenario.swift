@@ -1,3 +1,5 @@
+import BenchmarkSupport
+
 /// Register plus remove: on a fresh source, `observers` observers are
 /// registered, then all removed in a shuffled order, and their handles dropped.
 @MainActor
@@ -99,23 +101,7 @@ func churn<Source: ObservedSource>(_ state: ChurnState<Source>) {
 /// `0 ..< count` in an order fixed by a seed (SplitMix64 feeding a Fisher–Yates shuffle).
 func shuffledIndices(count: Int) -> [Int] {
     var indices = Array(0 ..< count)
-    var generator = SplitMix64(seed: 0x4C69_7665_4461_7461)
+    var generator = SeededGenerator(seed: 0x4C69_7665_4461_7461)
     indices.shuffle(using: &generator)
     return indices
-}
-
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
 }

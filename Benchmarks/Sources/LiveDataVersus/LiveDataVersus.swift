@@ -1,3 +1,4 @@
+import BenchmarkSupport
 import Contenders
 
 #if canImport(Glibc)
@@ -104,18 +105,7 @@ func medianNanoseconds(
             break
         }
     }
-    return samples.mapValues(median)
-}
-
-func median(_ values: [Double]) -> Double {
-    let sorted = values.sorted()
-    let middle = sorted.count / 2
-    return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
-}
-
-func nanoseconds(_ duration: Duration) -> Double {
-    let (seconds, attoseconds) = duration.components
-    return Double(seconds) * 1e9 + Double(attoseconds) / 1e9
+    return samples.mapValues(Statistics.median)
 }
 
 func processorCount() -> Int {

@@ -1,5 +1,5 @@
 import Contenders
-import TableFormatting
+import BenchmarkSupport
 
 /// The numbers of one run, and how they are printed.
 struct Report {

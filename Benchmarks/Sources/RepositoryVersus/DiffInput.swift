@@ -1,3 +1,5 @@
+import BenchmarkSupport
+
 /// Two snapshots of a window for scenario 4: `old` of unique rowids in display order, and `new`
 /// after seeded random changes, a quarter each deletions, insertions, moves and modifications.
 struct DiffInput {

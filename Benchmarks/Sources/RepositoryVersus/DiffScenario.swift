@@ -1,3 +1,4 @@
+import BenchmarkSupport
 @_spi(Benchmarks) import LiveRepository
 
 /// Scenario 4: the change set between two snapshots of a window, as live collections compute
@@ -16,9 +17,14 @@ enum DiffScenario {
         }
     }
 
-    /// Milliseconds per call of `new.difference(from: old)`.
+    /// Milliseconds per call of `new.difference(from: old)`, after the same kind of untimed
+    /// warm-up call and check as ours gets.
     static func standardLibrary(_ input: DiffInput, calls: Int) -> [Double] {
-        time(calls) { input.new.difference(from: input.old).insertions.count }
+        let difference = input.new.difference(from: input.old)
+        guard input.old.applying(difference) == input.new else {
+            fatalError("difference(from:): the difference does not lead to the new snapshot")
+        }
+        return time(calls) { input.new.difference(from: input.old).insertions.count }
     }
 
     private static func time(_ calls: Int, _ body: () -> Int) -> [Double] {

@@ -1,3 +1,4 @@
+import BenchmarkSupport
 import GRDB
 import LiveRepository
 import LiveSocial

@@ -1,6 +1,6 @@
-import TableFormatting
+import BenchmarkSupport
 
-// Formatting for this benchmark's tables; numbers come from TableFormatting.
+// Formatting for this benchmark's tables; numbers come from BenchmarkSupport.
 
 /// Bytes in mebibytes.
 func mebibytes(_ bytes: Int) -> String {

@@ -1,3 +1,4 @@
+import BenchmarkSupport
 import LiveSocial
 
 /// Makes realistic chat messages: time-ordered server ids, random client request ids, a few

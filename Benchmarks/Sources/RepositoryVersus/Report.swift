@@ -1,4 +1,4 @@
-import TableFormatting
+import BenchmarkSupport
 
 /// The numbers of one run, and how they are printed: a table per scenario, then the goals.
 struct Report {
@@ -14,7 +14,7 @@ struct Report {
 
     func text() -> String {
         var lines: [String] = []
-        let build = cacheBuild.map { "cache built through LiveStore in \(formatted(seconds($0))) s" } ?? "no cache built"
+        let build = cacheBuild.map { "cache built through LiveStore in \(formatted(seconds($0))) s of writes" } ?? "no cache built"
         lines.append("RepositoryVersus (\(settings.name)): \(grouped(settings.cachedMessages)) cached messages over "
             + "\(grouped(settings.channels)) channels, \(cores) cores; \(build) "
             + "(\(grouped(CacheBuilder.batchSize)) messages per write).")
@@ -32,8 +32,8 @@ struct Report {
             + "a GRDB run stops after \(formatted(seconds(settings.eventBudget))) s)", ""]
         lines += ["| contender | events/s | seconds | last write committed: s | events reflected | observer deliveries |",
                   "|---|---:|---:|---:|---:|---:|"]
-        for (title, runs) in [("LiveStore.enqueueWrite + LiveCollection", liveEvents),
-                              ("GRDB asyncWrite + ValueObservation (count + newest 20)", grdbEvents)] {
+        for (title, runs) in [("LiveStore.enqueueWrite (batched into shared transactions) + LiveCollection", liveEvents),
+                              ("GRDB asyncWrite (one transaction per event) + ValueObservation (newest 20)", grdbEvents)] {
             guard let run = medianRun(runs) else { continue }
             let reflected = run.reflected == settings.events
                 ? "all" : "\(grouped(run.reflected)) (budget ran out)"

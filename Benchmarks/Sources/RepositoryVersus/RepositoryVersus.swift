@@ -1,4 +1,4 @@
-import TableFormatting
+import BenchmarkSupport
 import Foundation
 import GRDB
 import LiveRepository

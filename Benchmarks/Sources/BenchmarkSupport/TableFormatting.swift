@@ -9,7 +9,7 @@ public func formatted(_ value: Double) -> String {
 }
 
 /// `value` with `decimals` digits after the point and grouped thousands: (1234.5, 1) → "1,234.5".
-public func fixed(_ value: Double, decimals: Int) -> String {
+func fixed(_ value: Double, decimals: Int) -> String {
     var scale = 1
     for _ in 0..<decimals { scale *= 10 }
     let scaled = Int((abs(value) * Double(scale)).rounded())

@@ -1,11 +1,11 @@
 /// A small, fast, seeded random number generator (SplitMix64), so every run builds the same
-/// cache and picks the same channels and changes.
-struct SeededGenerator: RandomNumberGenerator {
+/// data and picks the same channels, changes and orders.
+public struct SeededGenerator: RandomNumberGenerator {
     private var state: UInt64
 
-    init(seed: UInt64) { state = seed }
+    public init(seed: UInt64) { state = seed }
 
-    mutating func next() -> UInt64 {
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var value = state
         value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
