@@ -42,7 +42,7 @@ import Testing
         try await checkPaging(.channels(types: [.community, .live]), fixture, expectAtLeast: 3)
         try await checkPaging(.messages(channelId: "general"), fixture, pageSize: 7, expectAtLeast: 24)
         try await checkPaging(.messages(channelId: "general", newestFirst: false), fixture, pageSize: 5, expectAtLeast: 24)
-        try await checkPaging(.messages(channelId: "general", types: [.text], senderId: "ada", includeDeleted: true), fixture)
+        try await checkPaging(.messages(channelId: "general", types: [.text], senderIds: ["ada"], includeDeleted: true), fixture)
         try await checkPaging(.channelMembers(channelId: "general"), fixture, expectAtLeast: 6)
         try await checkPaging(.channelMembers(channelId: "general", roles: [.admin], memberships: nil), fixture)
         try await checkPaging(.communities(), fixture, expectAtLeast: 3)
@@ -54,7 +54,7 @@ import Testing
     @Test func filtersMatchTheirQueries() async throws {
         let fixture = try await ServerFixture.seeded()
         let server = fixture.server
-        let adaMessages = try await server.records(SocialQuery.messages(channelId: "general", senderId: "ada"))
+        let adaMessages = try await server.records(SocialQuery.messages(channelId: "general", senderIds: ["ada"]))
         #expect(!adaMessages.isEmpty && adaMessages.allSatisfy { $0.userId == "ada" && $0.channelId == "general" })
         let live = try await server.records(SocialQuery.channels(types: [.live]))
         #expect(live.map(\.id) == ["keynote"])

@@ -44,7 +44,7 @@ struct MessageRepositoryTests {
         let fresh = try await messages.next(in: log) { $0.dataStatus == .fresh }
         let sent = try await fixture.client.messages.send("on my way", to: "general")
         let final = try await messages.next(in: log) {
-            $0.records.last?.id == sent?.id && $0.records.last?.syncState == .synced
+            $0.records.last?.id == sent.id && $0.records.last?.syncState == .synced
         }
         let deliveries = log.all.dropFirst(log.all.firstIndex { $0.dataStatus == .fresh }! + 1)
         let pending = try #require(deliveries.first)
@@ -52,7 +52,7 @@ struct MessageRepositoryTests {
         #expect(pending.records.last?.syncState == .syncing)
         #expect(pending.records.last?.isPending == true)
         #expect(final.records.count == fresh.records.count + 1)
-        #expect(final.records.last?.id == sent?.id)
+        #expect(final.records.last?.id == sent.id)
         #expect(final.records.last?.syncState == .synced)
         #expect(final.records.last?.clientRequestId == pending.records.last?.clientRequestId)
         #expect(final.records.filter { $0.text == "on my way" }.count == 1)

@@ -10,10 +10,19 @@ extension CacheRecord {
     }
 
     /// The records matching `query` stored through `connection`, in its order, at most `limit`.
+    ///
+    /// - Parameter position: when given, only the records after this (sort value, id) in the
+    ///   query's order: keyset paging, as in ``CacheQuery/condition(after:id:)``.
     public static func read(
-        _ query: CacheQuery<Self>, limit: Int = .max, from connection: SQLiteConnection
+        _ query: CacheQuery<Self>, after position: (sortValue: SQLiteValue, id: String)? = nil, limit: Int = .max,
+        from connection: SQLiteConnection
     ) throws -> [Self] {
-        let (condition, bindings) = query.whereClause
+        var (condition, bindings) = query.whereClause
+        if let position {
+            let after = query.condition(after: position.sortValue, id: position.id)
+            condition = "(\(condition)) AND \(after.sql)"
+            bindings += after.bindings
+        }
         return try connection.query(
             "SELECT \(table.columnList) FROM \(table.name) WHERE \(condition) \(query.orderByClause) LIMIT ?",
             bindings + [.int(max(0, limit))]

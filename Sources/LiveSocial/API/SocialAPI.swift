@@ -21,10 +21,19 @@ public protocol SocialAPI: Sendable {
     /// - Returns: the records; `nextCursor` is nil on the last page.
     func fetchPage<Record: CacheRecord>(_ query: SocialQuery<Record>, cursor: String?, limit: Int) async throws -> RemotePage<Record>
 
-    /// Every create, update and delete after server sequence number `since`, at most `limit` changes.
+    /// The messages of `query` that come after `position` in its order, at most `limit`: the
+    /// page a chat view opens at or pages to (see ``MessagePosition``).
     ///
-    /// When ``ChangeLog/hasMore`` is true, ask again from ``ChangeLog/latestSequence``.
-    func changes(since sequence: Int64, limit: Int) async throws -> ChangeLog
+    /// A newest-first query returns older messages, newest first; an oldest-first query returns
+    /// newer ones, oldest first.
+    func fetchMessages(_ query: SocialQuery<Message>, after position: MessagePosition, limit: Int) async throws -> [Message]
+
+    /// The creates, updates and deletes in `scope` after server sequence number `since`, at most
+    /// `limit` changes.
+    ///
+    /// When ``ChangeLog/hasMore`` is true, ask again from ``ChangeLog/latestSequence``. Sequence
+    /// numbers are server-wide, so a scoped log skips the numbers of changes outside its scope.
+    func changes(since sequence: Int64, limit: Int, scope: ChangeScope) async throws -> ChangeLog
 
     /// The server's latest sequence number: the point a fresh load is up to date with.
     func latestSequence() async throws -> Int64
@@ -39,4 +48,12 @@ public protocol SocialAPI: Sendable {
     /// ``SocialEvent/disconnected``). Each call makes a new stream; stop iterating (or cancel
     /// the iterating task) to unsubscribe.
     func events() -> AsyncStream<SocialEvent>
+}
+
+extension SocialAPI {
+    /// Every create, update and delete after server sequence number `since`, at most `limit`
+    /// changes: ``changes(since:limit:scope:)`` over ``ChangeScope/all``.
+    public func changes(since sequence: Int64, limit: Int) async throws -> ChangeLog {
+        try await changes(since: sequence, limit: limit, scope: .all)
+    }
 }

@@ -26,7 +26,10 @@ public enum SocialMutation: Sendable, Hashable {
     case unfollow(userId: String)
     /// Sends a message. The server stores a `clientRequestId` once: sending it again returns the
     /// message already stored, so a resend after a lost answer never duplicates a message.
-    case sendMessage(channelId: String, clientRequestId: String, type: MessageType, text: String, parentId: String?)
+    /// `metaArrays` are stored with the message as the sender gives them.
+    case sendMessage(
+        channelId: String, clientRequestId: String, type: MessageType, text: String, parentId: String?,
+        metaArrays: [String: [String]] = [:])
     /// Changes the text of one of the user's messages (by server id).
     case editMessage(id: String, text: String)
     /// Deletes one of the user's messages (softly, by server id).
@@ -42,7 +45,7 @@ public enum SocialMutation: Sendable, Hashable {
     /// Changes the user's own profile; nil values stay as they are.
     case updateUser(displayName: String?, about: String?, avatarURL: String?)
 
-    /// A text message: ``sendMessage(channelId:clientRequestId:type:text:parentId:)`` with a `.text` type and no parent.
+    /// A text message: ``sendMessage(channelId:clientRequestId:type:text:parentId:metaArrays:)`` with a `.text` type and no parent.
     public static func sendText(_ text: String, channelId: String, clientRequestId: String) -> Self {
         .sendMessage(channelId: channelId, clientRequestId: clientRequestId, type: .text, text: text, parentId: nil)
     }

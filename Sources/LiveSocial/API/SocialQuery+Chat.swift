@@ -19,20 +19,20 @@ extension SocialQuery where Record == Message {
     /// - Parameters:
     ///   - channelId: the channel whose messages to list.
     ///   - types: the message types to list, or nil for every type.
-    ///   - senderId: list only this user's messages, or nil for everyone's.
+    ///   - senderIds: list only these users' messages, or nil for everyone's.
     ///   - includeDeleted: list deleted messages too; they are left out by default.
     ///   - newestFirst: newest first when true (the default), oldest first when false.
     public static func messages(
-        channelId: String, types: Set<MessageType>? = nil, senderId: String? = nil,
+        channelId: String, types: Set<MessageType>? = nil, senderIds: Set<String>? = nil,
         includeDeleted: Bool = false, newestFirst: Bool = true
     ) -> Self {
         var predicates: [CachePredicate] = [.equals("channelId", .text(channelId))]
         predicates += oneOf("type", types)
-        if let senderId { predicates.append(.equals("userId", .text(senderId))) }
+        if let senderIds { predicates.append(.oneOf("userId", senderIds.sorted().map(SQLiteValue.text))) }
         predicates += notDeleted(includeDeleted)
         return Self(
             kind: .messages(
-                channelId: channelId, types: types, senderId: senderId,
+                channelId: channelId, types: types, senderIds: senderIds,
                 includeDeleted: includeDeleted, newestFirst: newestFirst),
             cacheQuery: CacheQuery(predicates, orderBy: "createdAt", ascending: !newestFirst))
     }

@@ -21,7 +21,7 @@ public enum SocialQueryKind: Sendable, Hashable {
     /// Channels, most recently active first.
     case channels(types: Set<ChannelType>?, includeDeleted: Bool)
     /// Messages of a channel.
-    case messages(channelId: String, types: Set<MessageType>?, senderId: String?, includeDeleted: Bool, newestFirst: Bool)
+    case messages(channelId: String, types: Set<MessageType>?, senderIds: Set<String>?, includeDeleted: Bool, newestFirst: Bool)
     /// Members of a channel, earliest joined first.
     case channelMembers(channelId: String, roles: Set<MemberRole>?, memberships: Set<Membership>?)
     /// Communities.

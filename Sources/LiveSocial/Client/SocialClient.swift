@@ -27,7 +27,15 @@ public final class SocialClient {
     public private(set) var lastEventSequence: Int64 = 0
     /// Whether the real-time connection is up, as the last connection event said.
     public private(set) var isConnected = false
+    /// Whether messages whose sending failed for a transient reason (offline, a server failure)
+    /// stay pending and are sent again when the connection comes back; true by default. When
+    /// false, such messages become failed at once and wait for ``MessageRepository/resend(_:)``.
+    public var autoResendMessages = true
     private var realtimeTask: Task<Void, Never>?
+    /// Chat collections to tell about committed changes, held weakly.
+    var chatListeners: [WeakChatListener] = []
+    /// The queue that sends the user's messages one at a time; made on first use.
+    private(set) lazy var outbox = MessageOutbox(client: self)
     /// Records created locally under a ``localID()`` whose create is with the server, by local id.
     /// The real-time event of the server's copy can arrive before the mutation's answer: it
     /// replaces the local copy in the same write, so both are never shown together.
@@ -98,36 +106,40 @@ public final class SocialClient {
         realtimeTask = nil
     }
 
+    /// Whether the client knows the connection is down: real time is running and its last
+    /// connection event was ``SocialEvent/disconnected``.
+    var isKnownOffline: Bool { realtimeTask != nil && !isConnected }
+
     /// Applies one real-time event to the cache (batched with the others waiting).
     public func apply(_ event: SocialEvent) {
-        let write: @Sendable (CacheTransaction) throws -> Void
+        var change = ChatChange(source: .event, sequence: event.sequence)
         switch event {
         case .created(let record, _):
-            let replaced = pendingCreates.first { record.isServerCopy(of: $0.value) }?.key
-            if let replaced { pendingCreates[replaced] = nil }
-            write = { [userId] transaction in
-                try record.store(in: transaction, ownerId: userId)
-                if let replaced { try transaction.delete(record.kind.recordType, id: replaced) }
+            change.upserts = [record]
+            if let replaced = pendingCreates.first(where: { record.isServerCopy(of: $0.value) })?.key {
+                pendingCreates[replaced] = nil
+                change.removals = [SocialRecordKey(record.kind, replaced)]
             }
         case .updated(let record, _):
-            write = { [userId] in try record.store(in: $0, ownerId: userId) }
+            change.upserts = [record]
         case .deleted(let key, _):
-            write = { try key.remove(from: $0) }
+            change.removals = [key]
         case .connected:
+            let wasConnected = isConnected
             isConnected = true
+            if !wasConnected { connectionDidChange(connected: true) }
             return
         case .disconnected:
+            let wasConnected = isConnected
             isConnected = false
+            if wasConnected { connectionDidChange(connected: false) }
             return
         }
         let sequence = event.sequence ?? 0
         // The sequence counts as applied once its write has committed.
-        store.enqueueWrite(write) { [weak self] error in
-            guard error == nil else { return }
-            MainActor.assumeIsolated {
-                guard let self else { return }
-                self.lastEventSequence = max(self.lastEventSequence, sequence)
-            }
+        enqueueCommit(change) { [weak self] error in
+            guard error == nil, let self else { return }
+            self.lastEventSequence = max(self.lastEventSequence, sequence)
         }
     }
 
@@ -185,6 +197,11 @@ public final class SocialClient {
             if let removingID { try transaction.delete(Record.self, id: removingID) }
             return previous
         }
+        // The keys of removed records, for the chat collections told below.
+        let key = { (id: String) -> [SocialRecordKey] in SocialRecordKind(of: Record.self).map { [SocialRecordKey($0, id)] } ?? [] }
+        broadcast(ChatChange(
+            upserts: pending.flatMap { SocialRecord($0) }.map { [$0] } ?? [], removals: removingID.map(key) ?? [],
+            source: .local))
         do {
             let result = try await api.perform(mutation)
             try await store.write { [userId] transaction in
@@ -195,6 +212,8 @@ public final class SocialClient {
                     try transaction.delete(Record.self, id: pending.id)
                 }
             }
+            let replaced = pending.map { pending in result.records.contains { $0.id == pending.id } ? [] : key(pending.id) } ?? []
+            broadcast(ChatChange(upserts: result.records, removals: result.deleted + replaced, source: .api))
             return result
         } catch {
             // A local copy a real-time event already replaced by the server's stays replaced (the
@@ -204,15 +223,22 @@ public final class SocialClient {
                 let failed = syncState.flatMap { syncState in
                     pending.map { record -> Record in var copy = record; copy[keyPath: syncState] = .error; return copy }
                 }
-                _ = try? await store.write { transaction in
+                let removal = pending.map { key($0.id) } ?? []
+                let restored = try? await store.write { transaction -> ChatChange in
+                    var change = ChatChange(source: .local)
                     if let failed {
                         try transaction.upsert(failed)
+                        change.upserts = SocialRecord(failed).map { [$0] } ?? []
                     } else if let previous {
                         try transaction.upsert(previous)
+                        change.upserts = SocialRecord(previous).map { [$0] } ?? []
                     } else if let pending {
                         try transaction.delete(Record.self, id: pending.id)
+                        change.removals = removal
                     }
+                    return change
                 }
+                if let restored { broadcast(restored) }
             }
             throw error
         }

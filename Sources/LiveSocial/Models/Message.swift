@@ -14,6 +14,8 @@ import LiveRepository
 /// second one. ``isPending`` tells a local message from a server one.
 ///
 /// Replies in a thread have a `parentId`; `editedAt` is set once the text has been edited.
+/// ``metaArrays`` carry the sender's structured extras and ``reactions`` the server's summary of
+/// who reacted how.
 public struct Message: CacheRecord, Hashable {
     /// The server's id, or the client request id while the server has not stored the message.
     public var id: String
@@ -41,6 +43,10 @@ public struct Message: CacheRecord, Hashable {
     public var isDeleted: Bool
     /// Where a local change stands with the server; the server's own copies are always `.synced`.
     public var syncState: SyncState
+    /// Structured extras the sender attached, each a key with a list of values.
+    public var metaArrays: [String: [String]]
+    /// Who reacted with what, kept by the server; empty when no one reacted.
+    public var reactions: [MessageReaction]
 
     /// Creates a message; see the properties for what each value means.
     public init(
@@ -56,7 +62,9 @@ public struct Message: CacheRecord, Hashable {
         updatedAt: Double,
         editedAt: Double? = nil,
         isDeleted: Bool = false,
-        syncState: SyncState = .synced
+        syncState: SyncState = .synced,
+        metaArrays: [String: [String]] = [:],
+        reactions: [MessageReaction] = []
     ) {
         self.id = id
         self.clientRequestId = clientRequestId
@@ -71,6 +79,8 @@ public struct Message: CacheRecord, Hashable {
         self.editedAt = editedAt
         self.isDeleted = isDeleted
         self.syncState = syncState
+        self.metaArrays = metaArrays
+        self.reactions = reactions
     }
 
     /// The `messages` table.
@@ -90,6 +100,8 @@ public struct Message: CacheRecord, Hashable {
             .real("editedAt", nullable: true),
             .integer("isDeleted"),
             .text("syncState"),
+            .text("metaArrays"),
+            .text("reactions"),
         ],
         indexes: [["channelId", "createdAt"], ["clientRequestId"], ["channelId", "userId", "createdAt"]])
 
@@ -108,6 +120,8 @@ public struct Message: CacheRecord, Hashable {
         editedAt = row.optionalDouble(10)
         isDeleted = row.bool(11)
         syncState = try row.decode(12)
+        metaArrays = try row.decodeJSON(13, empty: [:])
+        reactions = try row.decodeJSON(14, empty: [])
     }
 
     /// The values of ``table``'s columns, in order.
@@ -126,9 +140,19 @@ public struct Message: CacheRecord, Hashable {
             .optional(editedAt),
             .bool(isDeleted),
             .text(syncState.rawValue),
+            .json(metaArrays, empty: "{}"),
+            .json(reactions, empty: "[]"),
         ]
     }
 
     /// Whether this is a local message the server has not stored yet (its id is still the client request id).
     public var isPending: Bool { id == clientRequestId }
+
+    /// Where sending this message stands: ``SendingStatus/pending`` or ``SendingStatus/failed``
+    /// for a local message the server has not stored, ``SendingStatus/succeeded`` for every
+    /// message the server has (an edit in progress does not change it).
+    public var sendingStatus: SendingStatus {
+        guard isPending else { return .succeeded }
+        return syncState == .error ? .failed : .pending
+    }
 }

@@ -29,26 +29,70 @@ public struct MessageRepository {
     ) -> LiveCollection<Message> {
         // Shown oldest first and anchored at the newest end: the server pages newest first.
         client.liveCollection(
-            .messages(channelId: channelId, types: types, senderId: senderId, includeDeleted: includeDeleted,
+            .messages(channelId: channelId, types: types, senderIds: senderId.map { [$0] }, includeDeleted: includeDeleted,
                       newestFirst: false),
             pageSize: pageSize, anchor: .end,
-            serverQuery: .messages(channelId: channelId, types: types, senderId: senderId,
+            serverQuery: .messages(channelId: channelId, types: types, senderIds: senderId.map { [$0] },
                                    includeDeleted: includeDeleted, newestFirst: true))
     }
 
-    /// Sends a text message. It shows at once as `syncing` under its client request id, then
-    /// the server's copy replaces it (same client request id, never both), or it stays with
-    /// `error` if the server refuses (the error is thrown).
+    /// Sends a message and returns the server's copy.
+    ///
+    /// The message shows at once as pending (``Message/sendingStatus``), stored in the cache under
+    /// its client request id, so it survives a restart. Messages are sent one at a time in the
+    /// order they were written; the server's copy then replaces the pending one (same client
+    /// request id, never both). See ``SocialClient/autoResendMessages`` for what a transient
+    /// failure does.
+    ///
+    /// - Throws: ``SocialAPIError`` when the attempt fails: on a refusal the message is failed; on
+    ///   a transient failure it stays pending and is sent again on reconnection (or is failed when
+    ///   automatic resending is off). ``ChatError/canceled(clientRequestId:)`` when
+    ///   ``cancel(_:)`` took it back first.
     @discardableResult
-    public func send(_ text: String, to channelId: String, type: MessageType = .text, parentId: String? = nil) async throws -> Message? {
+    public func send(
+        _ text: String, to channelId: String, type: MessageType = .text, parentId: String? = nil,
+        metaArrays: [String: [String]] = [:]
+    ) async throws -> Message {
         let requestID = UUID().uuidString.lowercased()
         let now = client.now()
         let local = Message(id: requestID, clientRequestId: requestID, channelId: channelId, userId: client.userId,
-                            type: type, text: text, parentId: parentId, createdAt: now, updatedAt: now)
-        let result = try await client.mutate(
-            .sendMessage(channelId: channelId, clientRequestId: requestID, type: type, text: text, parentId: parentId),
-            local: local, syncState: \.syncState)
-        return result.first(Message.self)
+                            type: type, text: text, parentId: parentId, createdAt: now, updatedAt: now,
+                            syncState: .syncing, metaArrays: metaArrays)
+        return try await client.outbox.send(local)
+    }
+
+    /// Sends a failed message again (it shows as pending, then as sent or failed) and returns the
+    /// server's copy.
+    ///
+    /// - Throws: ``ChatError/notFailed(clientRequestId:)`` when the message is not failed; else as
+    ///   ``send(_:to:type:parentId:metaArrays:)``.
+    @discardableResult
+    public func resend(_ message: Message) async throws -> Message {
+        try await client.outbox.resend(message)
+    }
+
+    /// Cancels a pending message the server has not been asked to store yet (queued, or waiting
+    /// for the connection): it is removed from the cache and reported as
+    /// ``SendingStatus/canceled``.
+    ///
+    /// - Returns: false when the message is being sent right now, or is not pending.
+    @discardableResult
+    public func cancel(_ message: Message) async -> Bool {
+        await client.outbox.cancel(message)
+    }
+
+    /// Removes failed messages from the cache; messages that are not failed are left alone.
+    ///
+    /// - Returns: the client request ids of the messages removed.
+    @discardableResult
+    public func removeFailed(_ messages: [Message]) async throws -> [String] {
+        try await client.outbox.removeFailed(messages)
+    }
+
+    /// Sends the pending messages now, including those an earlier run left in the cache. The client
+    /// does this by itself when the connection comes back (with ``SocialClient/autoResendMessages``).
+    public func resendPendingMessages() {
+        client.outbox.resume()
     }
 
     /// Edits a message's text.

@@ -15,7 +15,8 @@ final class ServerDatabase {
         try connection.executeScript("""
             CREATE TABLE IF NOT EXISTS server_changelog (
                 sequence INTEGER PRIMARY KEY AUTOINCREMENT,
-                kind TEXT NOT NULL, recordId TEXT NOT NULL, isRemoval INTEGER NOT NULL);
+                kind TEXT NOT NULL, recordId TEXT NOT NULL, isRemoval INTEGER NOT NULL, scope TEXT);
+            CREATE INDEX IF NOT EXISTS server_changelog_scope ON server_changelog (scope, sequence);
             CREATE TABLE IF NOT EXISTS server_counters (name TEXT PRIMARY KEY NOT NULL, value INTEGER NOT NULL);
             """)
     }
@@ -49,22 +50,40 @@ final class ServerDatabase {
     // MARK: Change log and counters
 
     /// Records a change and returns its sequence number.
-    func appendChange(_ key: SocialRecordKey, isRemoval: Bool) throws -> Int64 {
+    /// Logs a change. `scope` is the channel a message belongs to (messages are never removed,
+    /// so a removal needs none); scoped catch-ups read only their own entries.
+    func appendChange(_ key: SocialRecordKey, isRemoval: Bool, scope: String?) throws -> Int64 {
         try connection.execute(
-            "INSERT INTO server_changelog (kind, recordId, isRemoval) VALUES (?, ?, ?)",
-            [.text(key.kind.rawValue), .text(key.id), .bool(isRemoval)])
+            "INSERT INTO server_changelog (kind, recordId, isRemoval, scope) VALUES (?, ?, ?, ?)",
+            [.text(key.kind.rawValue), .text(key.id), .bool(isRemoval), .optional(scope)])
         return connection.lastInsertRowID
     }
+
+    /// The change log scope of a record: its channel for a message, else nil.
+    static func scope(of record: SocialRecord) -> String? {
+        if case .message(let message) = record { return messageScope(message.channelId) }
+        return nil
+    }
+
+    /// The change log scope of a channel's messages.
+    static func messageScope(_ channelId: String) -> String { "channel:" + channelId }
 
     var latestSequence: Int64 {
         get throws { try connection.queryFirst("SELECT MAX(sequence) FROM server_changelog") { $0.int64(0) } ?? 0 }
     }
 
     /// Up to `limit` change-log entries after `sequence`, oldest first.
-    func changeEntries(after sequence: Int64, limit: Int) throws -> [(sequence: Int64, key: SocialRecordKey, isRemoval: Bool)] {
-        try connection.query(
-            "SELECT sequence, kind, recordId, isRemoval FROM server_changelog WHERE sequence > ? ORDER BY sequence LIMIT ?",
-            [.integer(sequence), .int(limit)]
+    func changeEntries(
+        after sequence: Int64, scope: ChangeScope, limit: Int
+    ) throws -> [(sequence: Int64, key: SocialRecordKey, isRemoval: Bool)] {
+        let filter: (sql: String, bindings: [SQLiteValue]) = switch scope {
+        case .all: ("", [])
+        case .channels: ("AND kind = ?", [.text(SocialRecordKind.channel.rawValue)])
+        case .messages(let channelId): ("AND scope = ?", [.text(Self.messageScope(channelId))])
+        }
+        return try connection.query(
+            "SELECT sequence, kind, recordId, isRemoval FROM server_changelog WHERE sequence > ? \(filter.sql) ORDER BY sequence LIMIT ?",
+            [.integer(sequence)] + filter.bindings + [.int(limit)]
         ) { row in
             guard let kind = SocialRecordKind(rawValue: row.string(1)) else {
                 throw SQLiteError.mismatch("unknown record kind '\(row.string(1))' in the change log")

@@ -113,7 +113,7 @@ extension EmbeddedServer {
         try serve {
             try database.transaction {
                 try database.upsert(User(id: "bench-user", displayName: "Bench", createdAt: start, updatedAt: start))
-                _ = try database.appendChange(SocialRecordKey(.user, "bench-user"), isRemoval: false)
+                _ = try database.appendChange(SocialRecordKey(.user, "bench-user"), isRemoval: false, scope: nil)
                 var channels = channelIds.map {
                     Channel(id: $0, displayName: $0, type: .community, memberCount: 1, lastActivityAt: start, createdAt: start, updatedAt: start)
                 }
@@ -125,7 +125,9 @@ extension EmbeddedServer {
                         id: "bench-msg-\(index)", clientRequestId: "bench-\(index)", channelId: channelIds[channel],
                         userId: "bench-user", text: text, createdAt: time, updatedAt: time)
                     try database.upsert(message)
-                    _ = try database.appendChange(SocialRecordKey(.message, message.id), isRemoval: false)
+                    _ = try database.appendChange(
+                        SocialRecordKey(.message, message.id), isRemoval: false,
+                        scope: ServerDatabase.messageScope(message.channelId))
                     channels[channel].messageCount += 1
                     channels[channel].lastMessageText = text
                     channels[channel].lastMessageAt = time
@@ -137,8 +139,8 @@ extension EmbeddedServer {
                         userId: "bench-user", role: .admin, joinedAt: start)
                     try database.upsert(channel)
                     try database.upsert(member)
-                    _ = try database.appendChange(SocialRecordKey(.channel, channel.id), isRemoval: false)
-                    _ = try database.appendChange(SocialRecordKey(.channelMember, member.id), isRemoval: false)
+                    _ = try database.appendChange(SocialRecordKey(.channel, channel.id), isRemoval: false, scope: nil)
+                    _ = try database.appendChange(SocialRecordKey(.channelMember, member.id), isRemoval: false, scope: nil)
                 }
             }
         }

@@ -40,10 +40,19 @@ extension EmbeddedServer {
         return try serve { try KeysetPage(query: query.cacheQuery).fetch(in: database.connection, after: position, limit: limit) }
     }
 
-    func serveChanges(since sequence: Int64, limit: Int) async throws -> ChangeLog {
+    func serveMessages(_ query: SocialQuery<Message>, after position: MessagePosition, limit: Int) async throws -> [Message] {
+        try await admit(.fetchPage)
+        guard limit > 0 else { throw SocialAPIError.invalidRequest("a page limit must be positive, not \(limit)") }
+        return try serve {
+            try Message.read(query.cacheQuery, after: (.real(position.createdAt), position.id), limit: limit,
+                             from: database.connection)
+        }
+    }
+
+    func serveChanges(since sequence: Int64, limit: Int, scope: ChangeScope) async throws -> ChangeLog {
         try await admit(.changes)
         guard limit > 0 else { throw SocialAPIError.invalidRequest("a change limit must be positive, not \(limit)") }
-        return try serve { try changeLog(since: sequence, limit: limit) }
+        return try serve { try changeLog(since: sequence, limit: limit, scope: scope) }
     }
 
     func serveLatestSequence() async throws -> Int64 {
@@ -58,9 +67,10 @@ extension EmbeddedServer {
         return result
     }
 
-    /// The changes after `sequence`: each record once, in its current state, in the order it last changed.
-    func changeLog(since sequence: Int64, limit: Int) throws -> ChangeLog {
-        let entries = try database.changeEntries(after: sequence, limit: limit + 1)
+    /// The changes in `scope` after `sequence`: each record once, in its current state, in the
+    /// order it last changed.
+    func changeLog(since sequence: Int64, limit: Int, scope: ChangeScope = .all) throws -> ChangeLog {
+        let entries = try database.changeEntries(after: sequence, scope: scope, limit: limit + 1)
         let hasMore = entries.count > limit
         let page = entries.prefix(limit)
         var last: [SocialRecordKey: (sequence: Int64, isRemoval: Bool)] = [:]

@@ -25,9 +25,16 @@ extension EmbeddedServer {
             try await server.servePage(query, cursor: cursor, limit: limit)
         }
 
-        /// The changes after a sequence number.
-        public func changes(since sequence: Int64, limit: Int) async throws -> ChangeLog {
-            try await server.serveChanges(since: sequence, limit: limit)
+        /// The messages after a position in a query's order.
+        public func fetchMessages(
+            _ query: SocialQuery<Message>, after position: MessagePosition, limit: Int
+        ) async throws -> [Message] {
+            try await server.serveMessages(query, after: position, limit: limit)
+        }
+
+        /// The changes in a scope after a sequence number.
+        public func changes(since sequence: Int64, limit: Int, scope: ChangeScope) async throws -> ChangeLog {
+            try await server.serveChanges(since: sequence, limit: limit, scope: scope)
         }
 
         /// The server's latest sequence number.

@@ -4,7 +4,7 @@ import LiveSocial
 extension MutationEngine {
     func sendMessage(
         channelId: String, clientRequestId: String, type: MessageType, text: String, parentId: String?,
-        as userId: String, in writer: inout ServerWriter
+        metaArrays: [String: [String]], as userId: String, in writer: inout ServerWriter
     ) throws {
         // Idempotent by client request id, per sender: a resend answers with the message already
         // stored; another user's message with the same id is not this one.
@@ -28,7 +28,8 @@ extension MutationEngine {
         }
         let message = Message(
             id: "msg-\(try database.nextCounter("message"))", clientRequestId: clientRequestId, channelId: channelId,
-            userId: userId, type: type, text: text, parentId: parentId, createdAt: writer.now, updatedAt: writer.now)
+            userId: userId, type: type, text: text, parentId: parentId, createdAt: writer.now, updatedAt: writer.now,
+            metaArrays: metaArrays)
         try writer.create(message)
         channel.messageCount += 1
         channel.lastMessageText = text

@@ -38,17 +38,17 @@ struct MutationEngine {
             let id = Reaction.makeID(targetType: targetType, targetId: targetId, userId: userId, name: name)
             _ = try require(Reaction.self, id)
             try writer.remove(SocialRecordKey(.reaction, id))
-            try adjustReactionCount(targetType, targetId, by: -1, in: &writer)
+            try adjustReactionCount(targetType, targetId, by: -1, userId: userId, name: name, in: &writer)
         case .follow(let followeeId):
             try follow(followeeId, as: userId, in: &writer)
         case .unfollow(let followeeId):
             let follow = try require(Follow.self, Follow.makeID(followerId: userId, followeeId: followeeId))
             try writer.remove(SocialRecordKey(.follow, follow.id))
             if follow.status == .accepted { try adjustFollowCounts(userId, followeeId, by: -1, in: &writer) }
-        case .sendMessage(let channelId, let clientRequestId, let type, let text, let parentId):
+        case .sendMessage(let channelId, let clientRequestId, let type, let text, let parentId, let metaArrays):
             try sendMessage(
                 channelId: channelId, clientRequestId: clientRequestId, type: type, text: text, parentId: parentId,
-                as: userId, in: &writer)
+                metaArrays: metaArrays, as: userId, in: &writer)
         case .editMessage(let id, let text):
             try editMessage(id, text: text, as: userId, in: &writer)
         case .deleteMessage(let id):
@@ -188,29 +188,52 @@ struct MutationEngine {
         if let existing = try database.load(Reaction.self, id: id) { return writer.answer(with: existing) }
         try writer.create(Reaction(
             id: id, targetType: targetType, targetId: targetId, userId: userId, name: name, createdAt: writer.now))
-        try adjustReactionCount(targetType, targetId, by: 1, in: &writer)
+        try adjustReactionCount(targetType, targetId, by: 1, userId: userId, name: name, in: &writer)
     }
 
-    /// Changes a target's `reactionCount`. A new reaction (a positive delta) on a deleted target
-    /// is refused; the whole mutation then rolls back.
+    /// Changes a target's `reactionCount` (and a message's reaction summary). A new reaction (a
+    /// positive delta) on a deleted target is refused; the whole mutation then rolls back.
     private func adjustReactionCount(
-        _ targetType: ReactionTargetType, _ targetId: String, by delta: Int, in writer: inout ServerWriter
+        _ targetType: ReactionTargetType, _ targetId: String, by delta: Int, userId: String, name: String,
+        in writer: inout ServerWriter
     ) throws {
         func adjust<Record: CacheRecord>(
             _ type: Record.Type, _ count: WritableKeyPath<Record, Int>, deleted: KeyPath<Record, Bool>,
-            updatedAt: WritableKeyPath<Record, Double>
+            updatedAt: WritableKeyPath<Record, Double>, also change: (inout Record) -> Void = { _ in }
         ) throws {
             var record = try require(type, targetId)
             if delta > 0, record[keyPath: deleted] { throw SocialAPIError.rejected("\(targetId) is deleted") }
             record[keyPath: count] += delta
             record[keyPath: updatedAt] = writer.now
+            change(&record)
             try writer.update(record)
         }
         switch targetType {
         case .post: try adjust(Post.self, \.reactionCount, deleted: \.isDeleted, updatedAt: \.updatedAt)
         case .comment: try adjust(Comment.self, \.reactionCount, deleted: \.isDeleted, updatedAt: \.updatedAt)
-        case .message: try adjust(Message.self, \.reactionCount, deleted: \.isDeleted, updatedAt: \.updatedAt)
+        case .message:
+            try adjust(Message.self, \.reactionCount, deleted: \.isDeleted, updatedAt: \.updatedAt) { message in
+                message.reactions = Self.reactions(message.reactions, adding: delta > 0, userId: userId, key: name)
+            }
         }
+    }
+
+    /// A message's reaction summary after a user adds or removes a reaction; keys keep the order
+    /// of their first reaction, and a key no one uses any more is dropped.
+    static func reactions(_ reactions: [MessageReaction], adding: Bool, userId: String, key: String) -> [MessageReaction] {
+        var result = reactions
+        let index = result.firstIndex { $0.key == key }
+        if adding {
+            if let index {
+                if !result[index].userIds.contains(userId) { result[index].userIds.append(userId) }
+            } else {
+                result.append(MessageReaction(key: key, userIds: [userId]))
+            }
+        } else if let index {
+            result[index].userIds.removeAll { $0 == userId }
+            if result[index].userIds.isEmpty { result.remove(at: index) }
+        }
+        return result
     }
 
     private func follow(_ followeeId: String, as userId: String, in writer: inout ServerWriter) throws {

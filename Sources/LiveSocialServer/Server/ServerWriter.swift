@@ -33,7 +33,7 @@ struct ServerWriter {
     /// Removes a record for good.
     mutating func remove(_ key: SocialRecordKey) throws {
         try database.remove(key)
-        let sequence = try database.appendChange(key, isRemoval: true)
+        let sequence = try database.appendChange(key, isRemoval: true, scope: nil)
         events.append(.deleted(key, sequence: sequence))
         states[key] = nil
         removed.append(key)
@@ -54,7 +54,7 @@ struct ServerWriter {
             preconditionFailure("\(Record.self) is not a model of the social domain")
         }
         try database.upsert(record)
-        let sequence = try database.appendChange(wrapped.key, isRemoval: false)
+        let sequence = try database.appendChange(wrapped.key, isRemoval: false, scope: ServerDatabase.scope(of: wrapped))
         events.append(created ? .created(wrapped, sequence: sequence) : .updated(wrapped, sequence: sequence))
         track(wrapped)
     }

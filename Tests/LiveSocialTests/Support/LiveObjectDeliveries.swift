@@ -78,8 +78,12 @@ struct ScriptedEventsAPI: SocialAPI {
         try await base.fetchPage(query, cursor: cursor, limit: limit)
     }
 
-    func changes(since sequence: Int64, limit: Int) async throws -> ChangeLog {
-        try await base.changes(since: sequence, limit: limit)
+    func fetchMessages(_ query: SocialQuery<Message>, after position: MessagePosition, limit: Int) async throws -> [Message] {
+        try await base.fetchMessages(query, after: position, limit: limit)
+    }
+
+    func changes(since sequence: Int64, limit: Int, scope: ChangeScope) async throws -> ChangeLog {
+        try await base.changes(since: sequence, limit: limit, scope: scope)
     }
 
     func latestSequence() async throws -> Int64 { try await base.latestSequence() }

@@ -1,0 +1,212 @@
+import LiveRepository
+
+extension MessageCollection: ChatChangeListener {
+    func clientDidCommit(_ change: ChatChange) {
+        guard !isDisposed, isStarted else { return }
+        if let sequence = change.sequence, isInSync, let syncSequence { self.syncSequence = max(syncSequence, sequence) }
+        var report = Report(source: change.source)
+        for record in change.upserts {
+            switch record {
+            case .message(let message) where message.channelId == channelId:
+                apply(message, to: &report)
+            case .channel(let channel) where channel.id == channelId:
+                if channel.isDeleted {
+                    report.channelDeleted = true
+                } else if channel != channelValue {
+                    channelValue = channel
+                    report.channelUpdated = channel
+                }
+            default:
+                break
+            }
+        }
+        for key in change.removals {
+            switch key.kind {
+            case .message: remove(id: key.id, canceled: change.canceled, to: &report)
+            case .channel where key.id == channelId: report.channelDeleted = true
+            default: break
+            }
+        }
+        deliver(report)
+    }
+
+    func clientDidConnect() {
+        guard !isDisposed, isStarted, isInitialized, !isSyncing, !hasHugeGap else { return }
+        if syncSequence == nil {
+            // Started offline: the server's first answer is still owed.
+            run { await $0.loadFromServer(then: nil, reportingDifferences: true) }
+        } else {
+            run { await $0.catchUp() }
+        }
+    }
+
+    func clientDidDisconnect() {
+        isInSync = false
+    }
+
+    // MARK: Applying changes
+
+    /// What one change does to the collection, grouped the way the delegate hears it.
+    struct Report {
+        var source: MessageEventSource
+        var added: [SendingStatus: [Message]] = [:]
+        var updated: [SendingStatus: [Message]] = [:]
+        var deleted: [SendingStatus: [Message]] = [:]
+        var channelUpdated: Channel?
+        var channelDeleted = false
+    }
+
+    private func apply(_ stored: Message, to report: inout Report) {
+        let message = params.project(stored)
+        let visible = params.matches(stored)
+        if stored.isPending {
+            if let old = locals[stored.clientRequestId] {
+                if !visible {
+                    locals[stored.clientRequestId] = nil
+                    report.deleted[old.sendingStatus, default: []].append(old)
+                } else if old != message {
+                    locals[stored.clientRequestId] = message
+                    report.updated[message.sendingStatus, default: []].append(message)
+                }
+            } else if visible, !succeeded.contains(where: { $0.clientRequestId == stored.clientRequestId && $0.userId == stored.userId }) {
+                locals[stored.clientRequestId] = message
+                report.added[message.sendingStatus, default: []].append(message)
+            }
+            return
+        }
+        if stored.userId == client.userId, locals[stored.clientRequestId] != nil {
+            // The server's copy of a message sent from here: the same message, now sent.
+            locals[stored.clientRequestId] = nil
+            if visible, isInRange(stored) { insertSucceeded(message) }
+            report.updated[.succeeded, default: []].append(message)
+        } else if let index = succeeded.firstIndex(where: { $0.id == stored.id }) {
+            let old = succeeded[index]
+            if !visible {
+                succeeded.remove(at: index)
+                report.deleted[.succeeded, default: []].append(old)
+            } else if old != message {
+                succeeded[index] = message
+                report.updated[.succeeded, default: []].append(message)
+            }
+        } else if visible, isInRange(stored) {
+            insertSucceeded(message)
+            report.added[.succeeded, default: []].append(message)
+        } else {
+            return
+        }
+        arrivedDuringLoad?[stored.id] = visible ? message : nil
+    }
+
+    private func remove(id: String, canceled: Set<String>, to report: inout Report) {
+        if let local = locals.removeValue(forKey: id) {
+            if canceled.contains(id) {
+                report.updated[.canceled, default: []].append(local)
+            } else {
+                report.deleted[local.sendingStatus, default: []].append(local)
+            }
+        } else if let index = succeeded.firstIndex(where: { $0.id == id }) {
+            report.deleted[.succeeded, default: []].append(succeeded.remove(at: index))
+        }
+    }
+
+    /// Tells the delegate and ``events`` what a report holds, then publishes the new ``snapshot``.
+    func deliver(_ report: Report) {
+        guard !isDisposed else { return }
+        let statuses = SendingStatus.allCases
+        for status in statuses {
+            guard let messages = report.added[status] else { continue }
+            let context = MessageContext(sendingStatus: status, source: report.source)
+            emit(.added(messages, context))
+            delegate?.messageCollection(self, context: context, channel: channelValue, addedMessages: messages)
+        }
+        for status in statuses {
+            guard let messages = report.updated[status] else { continue }
+            let context = MessageContext(sendingStatus: status, source: report.source)
+            emit(.updated(messages, context))
+            delegate?.messageCollection(self, context: context, channel: channelValue, updatedMessages: messages)
+        }
+        for status in statuses {
+            guard let messages = report.deleted[status] else { continue }
+            let context = MessageContext(sendingStatus: status, source: report.source)
+            emit(.deleted(messages, context))
+            delegate?.messageCollection(self, context: context, channel: channelValue, deletedMessages: messages)
+        }
+        let channelContext = ChannelContext(source: report.source)
+        if let channel = report.channelUpdated {
+            emit(.channelUpdated(channel, channelContext))
+            delegate?.messageCollection(self, channelContext: channelContext, updatedChannel: channel)
+        }
+        if report.channelDeleted {
+            emit(.channelDeleted(channelId, channelContext))
+            delegate?.messageCollection(self, channelContext: channelContext, deletedChannel: channelId)
+        }
+        publish()
+    }
+
+    /// Sets ``events`` unless the collection was disposed meanwhile (by a delegate, say).
+    private func emit(_ event: MessageCollectionEvent) {
+        guard !isDisposed else { return }
+        eventData.data = event
+    }
+
+    /// Reports the difference between two lists of succeeded messages as one change from the server.
+    func report(from old: [Message], to new: [Message]) {
+        var report = Report(source: .api)
+        let oldByID = Dictionary(old.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let newIDs = Set(new.map(\.id))
+        for message in new {
+            if let previous = oldByID[message.id] {
+                if previous != message { report.updated[.succeeded, default: []].append(message) }
+            } else {
+                report.added[.succeeded, default: []].append(message)
+            }
+        }
+        for message in old where !newIDs.contains(message.id) { report.deleted[.succeeded, default: []].append(message) }
+        deliver(report)
+    }
+
+    // MARK: Catching up
+
+    /// Reads the channel's change log since the sync point and applies it, reported with the
+    /// source ``MessageEventSource/changelog``; or, when more than ``hugeGapThreshold`` messages
+    /// changed, reports a huge gap and applies nothing.
+    func catchUp() async {
+        guard var since = syncSequence else { return }
+        isSyncing = true
+        defer { isSyncing = false }
+        var records: [SocialRecordKey: SocialRecord] = [:]
+        var order: [SocialRecordKey] = []
+        var removed: [SocialRecordKey] = []
+        do {
+            while true {
+                let log = try await client.api.changes(
+                    since: since, limit: Self.changeLogPageSize, scope: .messages(channelId: channelId))
+                if isDisposed { return }
+                for record in log.records {
+                    if records.updateValue(record, forKey: record.key) == nil { order.append(record.key) }
+                }
+                removed += log.deleted
+                since = log.latestSequence
+                if records.count + removed.count > hugeGapThreshold {
+                    hasHugeGap = true
+                    emit(.hugeGapDetected)
+                    delegate?.didDetectHugeGap(self)
+                    return
+                }
+                guard log.hasMore else { break }
+            }
+            let channel = try await client.api.fetch(Channel.self, id: channelId)
+            var change = ChatChange(upserts: order.compactMap { records[$0] }, removals: removed, source: .changelog)
+            if let channel { change.upserts.append(.channel(channel)) } else { change.removals.append(SocialRecordKey(.channel, channelId)) }
+            try await client.commit(change)
+            if isDisposed { return }
+            syncSequence = max(syncSequence ?? since, since)
+            isInSync = client.isConnected
+        } catch {
+            // The next reconnection tries again from the same point.
+        }
+    }
+
+    /// How many changes one change-log request asks for.
+    static let changeLogPageSize = 100
+}

@@ -1,0 +1,271 @@
+import LiveRepository
+
+extension MessageCollection {
+    /// A handler of a start or a page: the messages in the order of ``MessageListParams/reverse``,
+    /// or nil and the error.
+    public typealias MessageHandler = @MainActor ([Message]?, (any Error)?) -> Void
+
+    // MARK: Starting
+
+    /// Opens the collection at ``startingPoint``: reads the cached messages around it, then asks
+    /// the server, whose messages replace the cached ones (the cache is cleared for the range the
+    /// server answered for), then follows every change.
+    ///
+    /// - Parameters:
+    ///   - initPolicy: how the cache and the server combine; only ``MessageCollectionInitPolicy/cacheAndReplaceByApi``.
+    ///   - cacheResultHandler: called first, with the cached messages (possibly out of date), or
+    ///     with the cache's error.
+    ///   - apiResultHandler: called next, with the server's messages, which replace the cached
+    ///     ones, or with the server's error (the cached messages then stay). When the collection
+    ///     started offline, it loads from the server once the connection is back and reports the
+    ///     differences to the delegate with the source ``MessageEventSource/api``.
+    ///
+    /// Calling it twice calls both handlers with ``ChatError/alreadyStarted``; after
+    /// ``dispose()``, with ``ChatError/disposed``.
+    public func startCollection(
+        initPolicy: MessageCollectionInitPolicy = .cacheAndReplaceByApi,
+        cacheResultHandler: MessageHandler? = nil, apiResultHandler: MessageHandler? = nil
+    ) {
+        let refusal: ChatError? = isDisposed ? .disposed : isStarted ? .alreadyStarted : nil
+        if let refusal {
+            cacheResultHandler?(nil, refusal)
+            apiResultHandler?(nil, refusal)
+            return
+        }
+        isStarted = true
+        client.addChatListener(self)
+        run { collection in
+            await collection.loadFromCache(then: cacheResultHandler)
+            await collection.loadFromServer(then: apiResultHandler, reportingDifferences: false)
+        }
+    }
+
+    private func loadFromCache(then handler: MessageHandler?) async {
+        let (previous, next) = (params.previousResultSize, params.nextResultSize)
+        let channelId = self.channelId
+        let older = params.query(channelId: channelId, newestFirst: true).cacheQuery
+        let newer = params.query(channelId: channelId, newestFirst: false).cacheQuery
+        let (olderStart, newerStart) = startPositions
+        let userId = client.userId
+        let result: Result<([Message], [Message], [Message], Channel?), any Error>
+        do {
+            result = .success(try await client.store.read { connection in
+                let locals = try Self.localMessages(in: channelId, of: userId, from: connection)
+                // Pending copies sort among the others: read past them.
+                let extra = locals.count
+                let before = try Message.read(older, after: olderStart.tuple, limit: previous + 1 + extra, from: connection)
+                    .filter { !$0.isPending }.prefix(previous + 1)
+                let after = try Message.read(newer, after: newerStart.tuple, limit: next + 1 + extra, from: connection)
+                    .filter { !$0.isPending }.prefix(next + 1)
+                return (Array(before), Array(after), locals, try Channel.read(id: channelId, from: connection))
+            })
+        } catch {
+            result = .failure(error)
+        }
+        guard !isDisposed else { return }
+        switch result {
+        case .success(let (before, after, locals, channel)):
+            channelValue = channel
+            for local in locals where params.matches(local) { self.locals[local.clientRequestId] = params.project(local) }
+            succeeded = Self.merge(before.prefix(previous), after.prefix(next)).map(params.project)
+            hasPreviousValue = true
+            hasNextValue = after.count > next || startingPoint < client.now()
+            publish()
+            handler?(succeededMessages, nil)
+        case .failure(let error):
+            handler?(nil, error)
+        }
+    }
+
+    /// Asks the server for the messages around the starting point and replaces the list (and the
+    /// cache's range) with them. When `reportingDifferences`, tells the delegate what changed.
+    func loadFromServer(then handler: MessageHandler?, reportingDifferences: Bool) async {
+        let (previous, next) = (params.previousResultSize, params.nextResultSize)
+        let (olderStart, newerStart) = startPositions
+        arrivedDuringLoad = [:]
+        defer { arrivedDuringLoad = nil }
+        do {
+            let api = client.api
+            let sequence = try await api.latestSequence()
+            async let channel = api.fetch(Channel.self, id: channelId)
+            async let before = api.fetchMessages(params.query(channelId: channelId, newestFirst: true), after: olderStart, limit: previous + 1)
+            async let after = api.fetchMessages(params.query(channelId: channelId, newestFirst: false), after: newerStart, limit: next + 1)
+            let (olderPage, newerPage, serverChannel) = try await (before, after, channel)
+            try await replace(olderPage, after: olderStart, newestFirst: true, keeping: previous, channel: serverChannel)
+            try await replace(newerPage, after: newerStart, newestFirst: false, keeping: next, channel: nil)
+            guard !isDisposed else { return }
+            let old = succeeded
+            var list = Self.merge(olderPage.prefix(previous), newerPage.prefix(next)).map(params.project)
+            hasPreviousValue = olderPage.count > previous
+            hasNextValue = newerPage.count > next
+            succeeded = list
+            // Messages events brought while the server answered stay, where they fall in range.
+            for message in (arrivedDuringLoad ?? [:]).values where !list.contains(where: { $0.id == message.id }) && isInRange(message) {
+                insertSucceeded(message)
+            }
+            list = succeeded
+            channelValue = serverChannel ?? channelValue
+            syncSequence = sequence
+            isInSync = client.isConnected
+            isInitialized = true
+            if reportingDifferences { report(from: old, to: list) }
+            publish()
+            handler?(succeededMessages, nil)
+        } catch {
+            guard !isDisposed else { return }
+            isInitialized = true
+            handler?(nil, error)
+        }
+    }
+
+    /// The positions the older and newer sides start after, with ``MessageListParams/isInclusive``:
+    /// messages at exactly the starting point go to the newer side, or to the older side when the
+    /// newer side loads nothing.
+    var startPositions: (older: MessagePosition, newer: MessagePosition) {
+        let exactGoesNewer = params.nextResultSize > 0
+        return (.before(startingPoint, inclusive: params.isInclusive && !exactGoesNewer),
+                .after(startingPoint, inclusive: params.isInclusive && exactGoesNewer))
+    }
+
+    // MARK: Paging
+
+    /// Loads the page of older messages: the cached ones join the list (and ``snapshot``) at once,
+    /// then the server's replace them. Returns the page in the order of
+    /// ``MessageListParams/reverse``.
+    ///
+    /// When the server fails, returns the cached page if there is one (``hasPrevious`` stays
+    /// true), else throws the server's error.
+    ///
+    /// - Throws: ``ChatError`` when the collection is disposed, not started, already loading
+    ///   older messages, or has none to load; else the server's error as above.
+    @discardableResult
+    public func loadPrevious() async throws -> [Message] {
+        try await loadPage(newestFirst: true)
+    }
+
+    /// Loads the page of newer messages; see ``loadPrevious()``. Once it finds the newest
+    /// messages, ``hasNext`` turns false and new messages are added by themselves.
+    @discardableResult
+    public func loadNext() async throws -> [Message] {
+        try await loadPage(newestFirst: false)
+    }
+
+    /// ``loadPrevious()`` with a completion handler.
+    public func loadPrevious(completionHandler: @escaping MessageHandler) {
+        Task {
+            do { completionHandler(try await loadPrevious(), nil) } catch { completionHandler(nil, error) }
+        }
+    }
+
+    /// ``loadNext()`` with a completion handler.
+    public func loadNext(completionHandler: @escaping MessageHandler) {
+        Task {
+            do { completionHandler(try await loadNext(), nil) } catch { completionHandler(nil, error) }
+        }
+    }
+
+    private func loadPage(newestFirst: Bool) async throws -> [Message] {
+        if isDisposed { throw ChatError.disposed }
+        guard isInitialized else { throw ChatError.notStarted }
+        guard !(newestFirst ? isLoadingPrevious : isLoadingNext) else { throw ChatError.loadInProgress }
+        guard newestFirst ? hasPreviousValue : hasNextValue else { throw ChatError.noMorePages }
+        setLoading(newestFirst, true)
+        defer { setLoading(newestFirst, false) }
+        let size = newestFirst ? params.previousResultSize : params.nextResultSize
+        let edge = newestFirst ? succeeded.first : succeeded.last
+        let start = edge.map(MessagePosition.init(of:)) ?? (newestFirst ? startPositions.older : startPositions.newer)
+        let query = params.query(channelId: channelId, newestFirst: newestFirst)
+
+        // The cache first.
+        let cacheQuery = query.cacheQuery
+        let channelId = self.channelId
+        let userId = client.userId
+        let cached = (try? await client.store.read { connection -> [Message] in
+            let extra = try Self.localMessages(in: channelId, of: userId, from: connection).count
+            return Array(try Message.read(cacheQuery, after: start.tuple, limit: size + 1 + extra, from: connection)
+                .filter { !$0.isPending }.prefix(size))
+        }) ?? []
+        if isDisposed { throw ChatError.disposed }
+        let cachedPage = cached.map(params.project)
+        for message in cachedPage { insertSucceeded(message) }
+        publish()
+
+        // Then the server.
+        let page: [Message]
+        do {
+            page = try await client.api.fetchMessages(query, after: start, limit: size + 1)
+            try await replace(page, after: start, newestFirst: newestFirst, keeping: size, channel: nil)
+        } catch {
+            if isDisposed { throw ChatError.disposed }
+            guard !cachedPage.isEmpty else { throw error }
+            return params.reverse ? cachedPage.sorted(by: Self.precedes).reversed() : cachedPage.sorted(by: Self.precedes)
+        }
+        if isDisposed { throw ChatError.disposed }
+        let kept = page.prefix(size).map(params.project)
+        let keptIDs = Set(kept.map(\.id))
+        succeeded.removeAll { message in cachedPage.contains { $0.id == message.id } && !keptIDs.contains(message.id) }
+        for message in kept { insertSucceeded(message) }
+        if newestFirst { hasPreviousValue = page.count > size } else { hasNextValue = page.count > size }
+        publish()
+        let ordered = kept.sorted(by: Self.precedes)
+        return params.reverse ? ordered.reversed() : ordered
+    }
+
+    private func setLoading(_ newestFirst: Bool, _ loading: Bool) {
+        if newestFirst { isLoadingPrevious = loading } else { isLoadingNext = loading }
+    }
+
+    // MARK: Cache
+
+    /// Writes a server page to the cache and clears the cached messages it shows are gone: those
+    /// listed between `start` and the page's last kept message (or beyond, when the page was the
+    /// last) that the server did not return. Pending messages are never touched.
+    private func replace(
+        _ page: [Message], after start: MessagePosition, newestFirst: Bool, keeping size: Int, channel: Channel?
+    ) async throws {
+        let query = params.query(channelId: channelId, newestFirst: newestFirst).cacheQuery
+        let kept = page.prefix(size)
+        let end = page.count > size ? kept.last.map(MessagePosition.init(of:)) : nil
+        let returned = Set(page.map(\.id))
+        let userId = client.userId
+        // Messages events brought meanwhile are newer than the page: keep them.
+        let protected = Set((arrivedDuringLoad ?? [:]).keys)
+        try await client.store.write { transaction in
+            // A page that keeps nothing proves nothing about the cache.
+            var stale = size == 0 ? [] : try Message.read(query, after: start.tuple, from: transaction.connection)
+            if let end {
+                stale = Array(stale.prefix { newestFirst ? !Self.precedes($0, end.message) : !Self.precedes(end.message, $0) })
+            }
+            for message in stale where !message.isPending && !returned.contains(message.id) && !protected.contains(message.id) {
+                try transaction.delete(Message.self, id: message.id)
+            }
+            for message in page { try SocialRecord.message(message).store(in: transaction, ownerId: userId) }
+            if let channel { try transaction.upsert(channel) }
+        }
+    }
+
+    /// The user's pending and failed messages in a channel.
+    nonisolated static func localMessages(in channelId: String, of userId: String, from connection: SQLiteConnection) throws -> [Message] {
+        let query = CacheQuery<Message>(
+            [.equals("channelId", .text(channelId)), .equals("userId", .text(userId)),
+             .oneOf("syncState", [.text(SyncState.syncing.rawValue), .text(SyncState.error.rawValue)])],
+            orderBy: "createdAt")
+        return try Message.read(query, from: connection).filter(\.isPending)
+    }
+
+    /// Two sides of a window as one list, oldest first, without repeats.
+    nonisolated static func merge(_ older: ArraySlice<Message>, _ newer: ArraySlice<Message>) -> [Message] {
+        var seen = Set<String>()
+        return (older + newer).filter { seen.insert($0.id).inserted }.sorted(by: precedes)
+    }
+}
+
+extension MessagePosition {
+    /// The position as the (sort value, id) pair keyset reads take.
+    var tuple: (sortValue: SQLiteValue, id: String) { (.real(createdAt), id) }
+
+    /// A message standing for the position, for ordering comparisons.
+    var message: Message {
+        Message(id: id, clientRequestId: id, channelId: "", userId: "", text: "", createdAt: createdAt, updatedAt: createdAt)
+    }
+}

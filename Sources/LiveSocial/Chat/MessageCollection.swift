@@ -1,0 +1,199 @@
+import LiveData
+import LiveRepository
+
+/// A channel's messages for a chat view, opened at a starting point: cached messages first, then
+/// the server's, then every change as it happens, with the user's own messages shown from the
+/// moment they are written.
+///
+/// ```swift
+/// let collection = client.createMessageCollection(channelId: "general", startingPoint: lastRead)
+/// collection.delegate = self
+/// collection.startCollection(initPolicy: .cacheAndReplaceByApi, cacheResultHandler: { messages, error in
+///     // messages from the local cache: show them at once
+/// }, apiResultHandler: { messages, error in
+///     // messages from the server: they replace the cached ones
+/// })
+/// ```
+///
+/// After the start, ``loadPrevious()`` and ``loadNext()`` page back and forth, and the
+/// ``delegate`` (or ``events``) hears about messages sent, received, edited and deleted, each with
+/// a ``MessageContext``. ``snapshot`` holds the whole list at every moment, for a view that simply
+/// redraws. When the connection comes back, the collection catches up with the server's change
+/// log; when more than ``hugeGapThreshold`` messages changed meanwhile, it reports a huge gap
+/// instead, and the app makes a new collection. Call ``dispose()`` when the view goes away.
+///
+/// New messages are added by themselves only while ``hasNext`` is false: a collection opened
+/// in the past reaches the present by paging with ``loadNext()``.
+///
+/// See <doc:MessageCollectionLifeCycle>.
+@MainActor
+public final class MessageCollection {
+    /// The channel whose messages this lists.
+    public let channelId: String
+    /// The time the collection opened at, in seconds since 1970; `.infinity` opens at the newest messages.
+    public let startingPoint: Double
+    /// What the collection lists and how.
+    public let params: MessageListParams
+    /// How many changed messages a catch-up may bring before the collection reports a huge gap
+    /// instead; 300 by default.
+    public let hugeGapThreshold: Int
+    /// The object told about changes; held weakly.
+    public weak var delegate: (any MessageCollectionDelegate)?
+    /// Every change the delegate hears, as a value: active observers receive each one in turn, an
+    /// observer that was inactive receives only the latest. Draw from ``snapshot`` for the list.
+    public var events: LiveData<MessageCollectionEvent> { eventData }
+    /// The whole list as it is now: set after every change, start and page.
+    public var snapshot: LiveData<MessageCollectionSnapshot> { snapshotData }
+    /// Whether ``dispose()`` was called.
+    public private(set) var isDisposed = false
+
+    let client: SocialClient
+    let eventData = MutableLiveData<MessageCollectionEvent>()
+    let snapshotData = MutableLiveData<MessageCollectionSnapshot>(data: MessageCollectionSnapshot())
+
+    /// The listed messages the server stored, oldest first by (createdAt, id).
+    var succeeded: [Message] = []
+    /// The user's pending and failed messages in the channel, by client request id.
+    var locals: [String: Message] = [:]
+    var channelValue: Channel?
+    var hasPreviousValue = true
+    var hasNextValue = true
+    var isStarted = false
+    /// Whether the start finished (the server answered or failed): pages may load from then on.
+    var isInitialized = false
+    var isLoadingPrevious = false
+    var isLoadingNext = false
+    /// While the server's first answer is awaited, the messages events brought meanwhile, by id:
+    /// they are kept when that answer replaces the list.
+    var arrivedDuringLoad: [String: Message]?
+    /// The server sequence number the collection has every change of its channel up to; nil
+    /// until the server answered.
+    var syncSequence: Int64?
+    /// Whether real-time events arrived without interruption since ``syncSequence``, so that each
+    /// one advances it.
+    var isInSync = false
+    var isSyncing = false
+    var hasHugeGap = false
+    /// Running work, canceled by ``dispose()``.
+    var tasks: [Int: Task<Void, Never>] = [:]
+    private var nextTaskNumber = 0
+
+    init(client: SocialClient, channelId: String, startingPoint: Double, params: MessageListParams, hugeGapThreshold: Int) {
+        precondition(params.previousResultSize >= 0 && params.nextResultSize >= 0, "result sizes cannot be negative")
+        precondition(hugeGapThreshold > 0, "the huge-gap threshold must be positive")
+        self.client = client
+        self.channelId = channelId
+        self.startingPoint = startingPoint
+        self.params = params
+        self.hugeGapThreshold = hugeGapThreshold
+    }
+
+    // MARK: State
+
+    /// The messages the server stored, in the order of ``MessageListParams/reverse``.
+    public var succeededMessages: [Message] { params.reverse ? succeeded.reversed() : succeeded }
+    /// The user's messages waiting to be sent, oldest first; they survive a restart.
+    public var pendingMessages: [Message] { localMessages(.pending) }
+    /// The user's messages that failed to send, oldest first: resend or remove them.
+    public var failedMessages: [Message] { localMessages(.failed) }
+    /// Whether older messages can be loaded with ``loadPrevious()``.
+    public var hasPrevious: Bool { hasPreviousValue }
+    /// Whether newer messages can be loaded with ``loadNext()``; while true, new messages are not
+    /// added by themselves.
+    public var hasNext: Bool { hasNextValue }
+    /// The channel, once read from the cache or the server.
+    public var channel: Channel? { channelValue }
+
+    private func localMessages(_ status: SendingStatus) -> [Message] {
+        locals.values.filter { $0.sendingStatus == status }.sorted(by: Self.precedes)
+    }
+
+    /// Whether `a` comes before `b` in history: by creation time, then id.
+    nonisolated static func precedes(_ a: Message, _ b: Message) -> Bool {
+        (a.createdAt, a.id) < (b.createdAt, b.id)
+    }
+
+    /// Sets ``snapshot`` when the list changed.
+    func publish() {
+        guard !isDisposed else { return }
+        var snapshot = MessageCollectionSnapshot()
+        snapshot.succeededMessages = succeededMessages
+        snapshot.pendingMessages = pendingMessages
+        snapshot.failedMessages = failedMessages
+        snapshot.hasPrevious = hasPreviousValue
+        snapshot.hasNext = hasNextValue
+        snapshot.channel = channelValue
+        if snapshot != snapshotData.data { snapshotData.data = snapshot }
+    }
+
+    // MARK: The list
+
+    /// Inserts or replaces a succeeded message at its place in history.
+    func insertSucceeded(_ message: Message) {
+        if let index = succeeded.firstIndex(where: { $0.id == message.id }) { succeeded.remove(at: index) }
+        let index = succeeded.partitioningIndex { !Self.precedes($0, message) }
+        succeeded.insert(message, at: index)
+    }
+
+    /// Whether a succeeded message falls inside the part of history the collection has loaded:
+    /// beyond a loaded end only when there is nothing more to load on that side.
+    func isInRange(_ message: Message) -> Bool {
+        let key = (message.createdAt, message.id)
+        if hasPreviousValue {
+            let lower = succeeded.first.map { ($0.createdAt, $0.id) } ?? (startingPoint, "")
+            if key < lower { return false }
+        }
+        if hasNextValue {
+            let upper = succeeded.last.map { ($0.createdAt, $0.id) } ?? (startingPoint, "\u{10FFFF}")
+            if key > upper { return false }
+        }
+        return true
+    }
+
+    // MARK: Work
+
+    /// Runs `body` as work that ``dispose()`` cancels.
+    func run(_ body: @escaping @MainActor (MessageCollection) async -> Void) {
+        let number = nextTaskNumber
+        nextTaskNumber += 1
+        tasks[number] = Task { [weak self] in
+            guard let self else { return }
+            await body(self)
+            self.tasks[number] = nil
+        }
+    }
+
+    // MARK: Disposing
+
+    /// Stops the collection for good: it delivers nothing more, no handler of work under way is
+    /// called, and it lets go of its delegate, its messages and its work. Pending messages stay in
+    /// the cache and are still sent.
+    ///
+    /// Calling anything afterwards is safe: paging and starting fail with ``ChatError/disposed``,
+    /// and disposing again does nothing.
+    public func dispose() {
+        guard !isDisposed else { return }
+        isDisposed = true
+        delegate = nil
+        client.removeChatListener(self)
+        for task in tasks.values { task.cancel() }
+        tasks = [:]
+        succeeded = []
+        locals = [:]
+        arrivedDuringLoad = nil
+    }
+}
+
+extension Array {
+    /// The first index whose element satisfies `belongs`, which must be false for a prefix of the
+    /// array and true for the rest (binary search).
+    func partitioningIndex(where belongs: (Element) -> Bool) -> Int {
+        var low = 0
+        var high = count
+        while low < high {
+            let middle = (low + high) / 2
+            if belongs(self[middle]) { high = middle } else { low = middle + 1 }
+        }
+        return low
+    }
+}

@@ -1,0 +1,14 @@
+/// Where a change a message or channel collection reports came from.
+public enum MessageEventSource: String, Sendable, Hashable, CaseIterable {
+    /// The local cache, read when a collection starts or pages.
+    case cache
+    /// The server's answer to a request: a page, or the answer to an edit or a delete.
+    case api
+    /// A real-time event from the server while connected.
+    case event
+    /// The change log, read to catch up after the connection came back.
+    case changelog
+    /// The signed-in user's own action on this device: sending (pending, failed, sent), resending,
+    /// canceling, removing failed messages, or the local step of an edit.
+    case local
+}
