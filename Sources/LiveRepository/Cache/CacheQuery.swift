@@ -55,14 +55,38 @@ public struct CacheQuery<Record: CacheRecord>: Sendable, Hashable {
 
     /// A SQL condition true exactly for the rows after the row with `sortValue` and `id` in this
     /// query's order (SQLite's: `NULL` first when ascending), and its bindings: keyset paging.
+    ///
+    /// It bounds the sort column with a plain comparison, so SQLite reads the rows as a range of
+    /// an index on the query's columns instead of walking it from the start.
     public func condition(after sortValue: SQLiteValue, id: String) -> (sql: String, bindings: [SQLiteValue]) {
         var bindings: [SQLiteValue] = []
-        let notAfter = condition(notAfter: sortValue, id: id, bindings: &bindings)
-        return ("NOT " + notAfter, bindings)
+        let sql = condition(after: sortValue, id: id, bindings: &bindings)
+        return (sql, bindings)
     }
 
-    /// SQL true for the rows at or before (`sortValue`, `id`) in this query's order; never
-    /// `NULL` itself, so `NOT` of it is exactly the rows after.
+    /// SQL for the rows after (`sortValue`, `id`) in this query's order.
+    func condition(after sortValue: SQLiteValue, id: String, bindings: inout [SQLiteValue]) -> String {
+        let column = sortColumn
+        let id = SQLiteValue.text(id)
+        switch (sortValue, ascending) {
+        case (.null, true):
+            bindings += [id]
+            return "(\(column) IS NOT NULL OR id > ?)"
+        case (.null, false):
+            bindings += [id]
+            return "(\(column) IS NULL AND id < ?)"
+        case (let value, true):
+            bindings += [value, value, id]
+            return "(\(column) >= ? AND (\(column) > ? OR id > ?))"
+        case (let value, false):
+            bindings += [value, value, id]
+            // NULLs come last in descending order.
+            let range = "(\(column) <= ? AND (\(column) < ? OR id < ?))"
+            return isSortColumnNullable ? "(\(range) OR \(column) IS NULL)" : range
+        }
+    }
+
+    /// SQL for the rows at or before (`sortValue`, `id`) in this query's order.
     func condition(notAfter sortValue: SQLiteValue, id: String, bindings: inout [SQLiteValue]) -> String {
         let column = sortColumn
         let id = SQLiteValue.text(id)
@@ -75,10 +99,17 @@ public struct CacheQuery<Record: CacheRecord>: Sendable, Hashable {
             return "(\(column) IS NOT NULL OR id >= ?)"
         case (let value, true):
             bindings += [value, value, id]
-            return "(\(column) IS NULL OR \(column) < ? OR (\(column) = ? AND id <= ?))"
+            // NULLs come first in ascending order.
+            let range = "(\(column) <= ? AND (\(column) < ? OR id <= ?))"
+            return isSortColumnNullable ? "(\(range) OR \(column) IS NULL)" : range
         case (let value, false):
             bindings += [value, value, id]
-            return "(\(column) IS NOT NULL AND (\(column) > ? OR (\(column) = ? AND id >= ?)))"
+            return "(\(column) >= ? AND (\(column) > ? OR id >= ?))"
         }
+    }
+
+    /// Whether the sort column may hold `NULL`.
+    private var isSortColumnNullable: Bool {
+        Record.table.columns.first { $0.name == sortColumn }?.isNullable ?? true
     }
 }

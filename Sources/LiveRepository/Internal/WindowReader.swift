@@ -35,7 +35,7 @@ struct WindowReader<Record: CacheRecord>: Sendable {
     func rows(after key: RowKey?, limit: Int, in connection: SQLiteConnection) throws -> [RowKey] {
         var (condition, bindings) = query.whereClause
         if let key {
-            condition += " AND NOT " + anchorOrder.condition(notAfter: key.value, id: key.id, bindings: &bindings)
+            condition += " AND " + anchorOrder.condition(after: key.value, id: key.id, bindings: &bindings)
         }
         let sql = "SELECT \(keyColumns) FROM \(table.name) WHERE \(condition) \(order) LIMIT ?"
         return try connection.query(sql, bindings + [.int(limit)], row: Self.key)
@@ -51,7 +51,7 @@ struct WindowReader<Record: CacheRecord>: Sendable {
     func range(after key: RowKey?, through boundary: CollectionWindow.Boundary) -> (sql: String, bindings: [SQLiteValue]) {
         var (condition, bindings) = query.whereClause
         if let key {
-            condition += " AND NOT " + anchorOrder.condition(notAfter: key.value, id: key.id, bindings: &bindings)
+            condition += " AND " + anchorOrder.condition(after: key.value, id: key.id, bindings: &bindings)
         }
         if case .through(let last) = boundary {
             condition += " AND " + anchorOrder.condition(notAfter: last.value, id: last.id, bindings: &bindings)
