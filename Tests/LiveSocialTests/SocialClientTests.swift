@@ -31,6 +31,8 @@ struct SocialClientTests {
         _ = try await feed.next(in: log) { $0.dataStatus == .fresh }
         _ = try await fixture.server.perform(.createPost(targetType: .community, targetId: "swift", text: "while on"), as: "alan")
         _ = try await feed.next(in: log) { $0.records.first?.text == "while on" }
+        // The post's other events (its author's and community's counts) commit too.
+        try await fixture.settle()
         let sequence = fixture.client.lastEventSequence
         #expect(sequence > 0)
 

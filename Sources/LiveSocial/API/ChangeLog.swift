@@ -1,6 +1,6 @@
 import LiveRepository
 
-/// What changed on the server after a sequence number: the answer to ``SocialAPI/changes(since:limit:)``.
+/// What changed on the server after a sequence number: the answer to ``SocialAPI/changes(since:limit:scope:)``.
 ///
 /// Every write on the server gets the next number of one server-wide sequence. A client keeps
 /// the latest number it has applied (from a change log or a ``SocialEvent``) and, after being

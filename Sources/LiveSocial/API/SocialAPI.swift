@@ -5,9 +5,11 @@ import LiveRepository
 /// One value serves one signed-in user: mutations are made as that user. Every method may
 /// throw ``SocialAPIError``; `.offline` and `.serverFailure` are worth retrying.
 ///
-/// A client starts a list with ``fetchPage(_:cursor:limit:)``, stays fresh with ``events()``,
-/// and after a disconnection catches up with ``changes(since:limit:)`` from the latest
-/// sequence number it applied (take the first one from ``latestSequence()`` before loading).
+/// A client starts a list with ``fetchPage(_:cursor:limit:)`` (a chat view with
+/// ``fetchMessages(_:after:limit:)`` around a point in time), stays fresh with ``events()``,
+/// and after a disconnection catches up with ``changes(since:limit:scope:)`` from the latest
+/// sequence number it applied (take the first one from ``latestSequence()`` before loading);
+/// a chat view asks only for its channel's messages, the channel list only for channels.
 public protocol SocialAPI: Sendable {
     /// The server's copy of one record, or nil when it does not exist on the server.
     func fetch<Record: CacheRecord>(_ type: Record.Type, id: String) async throws -> Record?

@@ -3,7 +3,7 @@
 /// Changes carry the server sequence number they got (see ``ChangeLog``); a client applies
 /// them in order and remembers the latest number. Events that happen while the client is
 /// disconnected are never delivered: after ``connected``, catch up with
-/// ``SocialAPI/changes(since:limit:)``.
+/// ``SocialAPI/changes(since:limit:scope:)``.
 public enum SocialEvent: Sendable, Hashable {
     /// A record was created.
     case created(SocialRecord, sequence: Int64)

@@ -11,7 +11,7 @@ public enum ChatError: Error, Sendable, Hashable, CustomStringConvertible {
     case loadInProgress
     /// There is nothing more to load in that direction (`hasPrevious` or `hasNext` is false).
     case noMorePages
-    /// Only a failed message can be resent or removed; this one is not failed (or no longer stored).
+    /// Only a failed message can be resent; this one is not failed (or no longer stored).
     case notFailed(clientRequestId: String)
     /// The user canceled the message before it was sent.
     case canceled(clientRequestId: String)

@@ -2,7 +2,8 @@ import LiveRepository
 
 extension MessageCollection: ChatChangeListener {
     func clientDidCommit(_ change: ChatChange) {
-        guard !isDisposed, isStarted else { return }
+        // After a huge gap the collection is stale: it waits to be disposed.
+        guard !isDisposed, isStarted, !hasHugeGap else { return }
         if let sequence = change.sequence, isInSync, let syncSequence { self.syncSequence = max(syncSequence, sequence) }
         var report = Report(source: change.source)
         for record in change.upserts {
@@ -74,6 +75,7 @@ extension MessageCollection: ChatChangeListener {
             }
             return
         }
+        if loadsInFlight > 0 { arrivals[stored.id] = visible ? message : Message?.none }
         if stored.userId == client.userId, locals[stored.clientRequestId] != nil {
             // The server's copy of a message sent from here: the same message, now sent.
             locals[stored.clientRequestId] = nil
@@ -91,10 +93,7 @@ extension MessageCollection: ChatChangeListener {
         } else if visible, isInRange(stored) {
             insertSucceeded(message)
             report.added[.succeeded, default: []].append(message)
-        } else {
-            return
         }
-        arrivedDuringLoad?[stored.id] = visible ? message : nil
     }
 
     private func remove(id: String, canceled: Set<String>, to report: inout Report) {
@@ -107,6 +106,7 @@ extension MessageCollection: ChatChangeListener {
         } else if let index = succeeded.firstIndex(where: { $0.id == id }) {
             report.deleted[.succeeded, default: []].append(succeeded.remove(at: index))
         }
+        if loadsInFlight > 0 { arrivals[id] = Message?.none }
     }
 
     /// Tells the delegate and ``events`` what a report holds, then publishes the new ``snapshot``.

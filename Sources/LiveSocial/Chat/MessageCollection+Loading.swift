@@ -68,8 +68,22 @@ extension MessageCollection {
             channelValue = channel
             for local in locals where params.matches(local) { self.locals[local.clientRequestId] = params.project(local) }
             succeeded = Self.merge(before.prefix(previous), after.prefix(next)).map(params.project)
+            // The cache may lack messages: without a message beyond a side, that side ends at
+            // what was loaded, and only the server can say whether more exist.
+            let (olderStart, newerStart) = startPositions
+            olderBound = before.count > previous ? .excluding(MessagePosition(of: before[previous]))
+                : .including(succeeded.first.map(MessagePosition.init(of:)) ?? olderStart)
             hasPreviousValue = true
-            hasNextValue = after.count > next || startingPoint < client.now()
+            if after.count > next {
+                newerBound = .excluding(MessagePosition(of: after[next]))
+                hasNextValue = true
+            } else if startingPoint >= client.now() {
+                newerBound = .open
+                hasNextValue = false
+            } else {
+                newerBound = .including(succeeded.last.map(MessagePosition.init(of:)) ?? newerStart)
+                hasNextValue = true
+            }
             publish()
             handler?(succeededMessages, nil)
         case .failure(let error):
@@ -82,8 +96,8 @@ extension MessageCollection {
     func loadFromServer(then handler: MessageHandler?, reportingDifferences: Bool) async {
         let (previous, next) = (params.previousResultSize, params.nextResultSize)
         let (olderStart, newerStart) = startPositions
-        arrivedDuringLoad = [:]
-        defer { arrivedDuringLoad = nil }
+        beginLoad()
+        defer { endLoad() }
         do {
             let api = client.api
             let sequence = try await api.latestSequence()
@@ -95,27 +109,59 @@ extension MessageCollection {
             try await replace(newerPage, after: newerStart, newestFirst: false, keeping: next, channel: nil)
             guard !isDisposed else { return }
             let old = succeeded
-            var list = Self.merge(olderPage.prefix(previous), newerPage.prefix(next)).map(params.project)
             hasPreviousValue = olderPage.count > previous
             hasNextValue = newerPage.count > next
-            succeeded = list
-            // Messages events brought while the server answered stay, where they fall in range.
-            for message in (arrivedDuringLoad ?? [:]).values where !list.contains(where: { $0.id == message.id }) && isInRange(message) {
-                insertSucceeded(message)
-            }
-            list = succeeded
+            olderBound = .after(page: olderPage, keeping: previous)
+            newerBound = .after(page: newerPage, keeping: next)
+            succeeded = []
+            for message in Self.merge(olderPage.prefix(previous), newerPage.prefix(next)) { insertSucceeded(params.project(message)) }
+            // Changes that came while the server answered are newer than its pages.
+            _ = mergeArrivals()
+            let sent = settleLocals(with: olderPage + newerPage)
             channelValue = serverChannel ?? channelValue
             syncSequence = sequence
             isInSync = client.isConnected
             isInitialized = true
-            if reportingDifferences { report(from: old, to: list) }
-            publish()
+            if reportingDifferences { report(from: old, to: succeeded) }
+            reportSent(sent)
             handler?(succeededMessages, nil)
         } catch {
             guard !isDisposed else { return }
             isInitialized = true
             handler?(nil, error)
         }
+    }
+
+    /// Starts recording the changes that come while the server answers a load.
+    private func beginLoad() {
+        loadsInFlight += 1
+    }
+
+    private func endLoad() {
+        loadsInFlight -= 1
+        if loadsInFlight == 0 { arrivals = [:] }
+    }
+
+    /// Lets the changes that came during a load win over the pages it wrote into the list: a
+    /// message that left the list is dropped, a newer copy replaces the page's, and one now in
+    /// range joins. Returns the messages that joined.
+    private func mergeArrivals() -> [Message] {
+        var joined: [Message] = []
+        for (id, arrival) in arrivals {
+            let index = succeeded.firstIndex { $0.id == id }
+            switch (arrival, index) {
+            case (nil, let index?):
+                succeeded.remove(at: index)
+            case (let message?, let index?):
+                succeeded[index] = message
+            case (let message?, nil) where isInRange(message):
+                insertSucceeded(message)
+                joined.append(message)
+            default:
+                break
+            }
+        }
+        return joined
     }
 
     /// The positions the older and newer sides start after, with ``MessageListParams/isInclusive``:
@@ -151,16 +197,28 @@ extension MessageCollection {
     }
 
     /// ``loadPrevious()`` with a completion handler.
+    /// The handler is not called when the collection is disposed first.
     public func loadPrevious(completionHandler: @escaping MessageHandler) {
-        Task {
-            do { completionHandler(try await loadPrevious(), nil) } catch { completionHandler(nil, error) }
-        }
+        call(completionHandler) { try await $0.loadPrevious() }
     }
 
     /// ``loadNext()`` with a completion handler.
+    /// The handler is not called when the collection is disposed first.
     public func loadNext(completionHandler: @escaping MessageHandler) {
-        Task {
-            do { completionHandler(try await loadNext(), nil) } catch { completionHandler(nil, error) }
+        call(completionHandler) { try await $0.loadNext() }
+    }
+
+    /// Runs a load as work ``dispose()`` cancels, and hands its result to `handler` unless the
+    /// collection was disposed meanwhile (a call on a disposed collection still gets its error).
+    private func call(_ handler: @escaping MessageHandler, with load: @escaping @MainActor (MessageCollection) async throws -> [Message]) {
+        let disposedAlready = isDisposed
+        run { collection in
+            do {
+                let messages = try await load(collection)
+                if !collection.isDisposed { handler(messages, nil) }
+            } catch {
+                if disposedAlready || !collection.isDisposed { handler(nil, error) }
+            }
         }
     }
 
@@ -171,7 +229,8 @@ extension MessageCollection {
         guard newestFirst ? hasPreviousValue : hasNextValue else { throw ChatError.noMorePages }
         setLoading(newestFirst, true)
         defer { setLoading(newestFirst, false) }
-        let size = newestFirst ? params.previousResultSize : params.nextResultSize
+        // A side that opened empty pages with the default size.
+        let size = (newestFirst ? params.previousResultSize : params.nextResultSize).nonZero(or: Self.defaultPageSize)
         let edge = newestFirst ? succeeded.first : succeeded.last
         let start = edge.map(MessagePosition.init(of:)) ?? (newestFirst ? startPositions.older : startPositions.newer)
         let query = params.query(channelId: channelId, newestFirst: newestFirst)
@@ -191,6 +250,8 @@ extension MessageCollection {
         publish()
 
         // Then the server.
+        beginLoad()
+        defer { endLoad() }
         let page: [Message]
         do {
             page = try await client.api.fetchMessages(query, after: start, limit: size + 1)
@@ -198,18 +259,60 @@ extension MessageCollection {
         } catch {
             if isDisposed { throw ChatError.disposed }
             guard !cachedPage.isEmpty else { throw error }
-            return params.reverse ? cachedPage.sorted(by: Self.precedes).reversed() : cachedPage.sorted(by: Self.precedes)
+            // The side now ends at the cached page, which may have gaps the server will fill.
+            let end = MessagePosition(of: newestFirst ? succeeded.first! : succeeded.last!)
+            if newestFirst { olderBound = .including(end) } else { newerBound = .including(end) }
+            publish()
+            return ordered(cachedPage)
         }
         if isDisposed { throw ChatError.disposed }
-        let kept = page.prefix(size).map(params.project)
-        let keptIDs = Set(kept.map(\.id))
+        let keptIDs = Set(page.prefix(size).map(\.id))
         succeeded.removeAll { message in cachedPage.contains { $0.id == message.id } && !keptIDs.contains(message.id) }
-        for message in kept { insertSucceeded(message) }
-        if newestFirst { hasPreviousValue = page.count > size } else { hasNextValue = page.count > size }
-        publish()
-        let ordered = kept.sorted(by: Self.precedes)
-        return params.reverse ? ordered.reversed() : ordered
+        for message in page.prefix(size) { insertSucceeded(params.project(message)) }
+        if newestFirst {
+            hasPreviousValue = page.count > size
+            olderBound = .after(page: page, keeping: size)
+        } else {
+            hasNextValue = page.count > size
+            newerBound = .after(page: page, keeping: size)
+        }
+        // Changes that came meanwhile win over the page; those now in range were not reported yet.
+        let joined = mergeArrivals()
+        reportSent(settleLocals(with: page))
+        let kept = succeeded.filter { keptIDs.contains($0.id) }
+        if joined.isEmpty {
+            publish()
+        } else {
+            var report = Report(source: .event)
+            report.added[.succeeded] = joined.sorted(by: Self.precedes)
+            deliver(report)
+        }
+        return ordered(kept)
     }
+
+    /// Drops the pending or failed copies of the user's messages a server page holds (sent by an
+    /// earlier run whose answer was lost) and returns the server's copies.
+    private func settleLocals(with page: [Message]) -> [Message] {
+        let userId = client.userId
+        return page.filter { $0.userId == userId && locals.removeValue(forKey: $0.clientRequestId) != nil }.map(params.project)
+    }
+
+    /// Reports messages whose pending copies a server page settled as sent; publishes the list.
+    private func reportSent(_ messages: [Message]) {
+        guard !messages.isEmpty else { return publish() }
+        var report = Report(source: .api)
+        report.updated[.succeeded] = messages
+        deliver(report)
+    }
+
+    /// Messages in the order of ``MessageListParams/reverse``.
+    private func ordered(_ messages: [Message]) -> [Message] {
+        let sorted = messages.sorted(by: Self.precedes)
+        return params.reverse ? sorted.reversed() : sorted
+    }
+
+    /// The page size of a side whose result size is zero.
+    static let defaultPageSize = 20
 
     private func setLoading(_ newestFirst: Bool, _ loading: Bool) {
         if newestFirst { isLoadingPrevious = loading } else { isLoadingNext = loading }
@@ -228,29 +331,45 @@ extension MessageCollection {
         let end = page.count > size ? kept.last.map(MessagePosition.init(of:)) : nil
         let returned = Set(page.map(\.id))
         let userId = client.userId
-        // Messages events brought meanwhile are newer than the page: keep them.
-        let protected = Set((arrivedDuringLoad ?? [:]).keys)
+        // Messages changes brought meanwhile are newer than the page: keep them as they are.
+        let protected = Set(arrivals.keys)
         try await client.store.write { transaction in
             // A page that keeps nothing proves nothing about the cache.
-            var stale = size == 0 ? [] : try Message.read(query, after: start.tuple, from: transaction.connection)
-            if let end {
-                stale = Array(stale.prefix { newestFirst ? !Self.precedes($0, end.message) : !Self.precedes(end.message, $0) })
-            }
+            let stale = size == 0 ? [] : try Self.cached(query, after: start, through: end, newestFirst: newestFirst,
+                                                        from: transaction.connection)
             for message in stale where !message.isPending && !returned.contains(message.id) && !protected.contains(message.id) {
                 try transaction.delete(Message.self, id: message.id)
             }
-            for message in page { try SocialRecord.message(message).store(in: transaction, ownerId: userId) }
+            for message in page where !protected.contains(message.id) {
+                try SocialRecord.message(message).store(in: transaction, ownerId: userId)
+            }
             if let channel { try transaction.upsert(channel) }
         }
     }
 
     /// The user's pending and failed messages in a channel.
     nonisolated static func localMessages(in channelId: String, of userId: String, from connection: SQLiteConnection) throws -> [Message] {
-        let query = CacheQuery<Message>(
-            [.equals("channelId", .text(channelId)), .equals("userId", .text(userId)),
-             .oneOf("syncState", [.text(SyncState.syncing.rawValue), .text(SyncState.error.rawValue)])],
-            orderBy: "createdAt")
-        return try Message.read(query, from: connection).filter(\.isPending)
+        try Message.local(of: userId, in: channelId, from: connection)
+    }
+
+    /// The cached messages of `query` after `start` through `end` (to the end of history when nil),
+    /// read in chunks so that only the range is read.
+    nonisolated private static func cached(
+        _ query: CacheQuery<Message>, after start: MessagePosition, through end: MessagePosition?, newestFirst: Bool,
+        from connection: SQLiteConnection
+    ) throws -> [Message] {
+        let chunk = 256
+        var result: [Message] = []
+        var position = start
+        while true {
+            let rows = try Message.read(query, after: position.tuple, limit: chunk, from: connection)
+            for row in rows {
+                if let end, newestFirst ? precedes(row, end.message) : precedes(end.message, row) { return result }
+                result.append(row)
+            }
+            guard rows.count == chunk, let last = rows.last else { return result }
+            position = MessagePosition(of: last)
+        }
     }
 
     /// Two sides of a window as one list, oldest first, without repeats.
@@ -268,4 +387,9 @@ extension MessagePosition {
     var message: Message {
         Message(id: id, clientRequestId: id, channelId: "", userId: "", text: "", createdAt: createdAt, updatedAt: createdAt)
     }
+}
+
+extension Int {
+    /// The value, or `replacement` when it is zero.
+    func nonZero(or replacement: Int) -> Int { self == 0 ? replacement : self }
 }

@@ -58,14 +58,22 @@ public final class MessageCollection {
     var channelValue: Channel?
     var hasPreviousValue = true
     var hasNextValue = true
+    /// Where the loaded part of history ends on the older side; a message beyond it is not listed
+    /// until a page brings it.
+    var olderBound = HistoryBound.including(MessagePosition(createdAt: -.infinity, id: ""))
+    /// Where the loaded part of history ends on the newer side.
+    var newerBound = HistoryBound.including(MessagePosition(createdAt: .infinity, id: ""))
     var isStarted = false
     /// Whether the start finished (the server answered or failed): pages may load from then on.
     var isInitialized = false
     var isLoadingPrevious = false
     var isLoadingNext = false
-    /// While the server's first answer is awaited, the messages events brought meanwhile, by id:
-    /// they are kept when that answer replaces the list.
-    var arrivedDuringLoad: [String: Message]?
+    /// How many loads (the start's server step, pages) are waiting for the server.
+    var loadsInFlight = 0
+    /// While loads wait for the server, the server copies of this channel's messages that changes
+    /// brought meanwhile, by id (nil for one that left the list): newer than what a page holds, so
+    /// they win over it and are never cleared from the cache as stale.
+    var arrivals: [String: Message?] = [:]
     /// The server sequence number the collection has every change of its channel up to; nil
     /// until the server answered.
     var syncSequence: Int64?
@@ -135,19 +143,10 @@ public final class MessageCollection {
         succeeded.insert(message, at: index)
     }
 
-    /// Whether a succeeded message falls inside the part of history the collection has loaded:
-    /// beyond a loaded end only when there is nothing more to load on that side.
+    /// Whether a succeeded message falls inside the part of history the collection has loaded.
     func isInRange(_ message: Message) -> Bool {
-        let key = (message.createdAt, message.id)
-        if hasPreviousValue {
-            let lower = succeeded.first.map { ($0.createdAt, $0.id) } ?? (startingPoint, "")
-            if key < lower { return false }
-        }
-        if hasNextValue {
-            let upper = succeeded.last.map { ($0.createdAt, $0.id) } ?? (startingPoint, "\u{10FFFF}")
-            if key > upper { return false }
-        }
-        return true
+        let position = MessagePosition(of: message)
+        return olderBound.admits(position, fromBelow: true) && newerBound.admits(position, fromBelow: false)
     }
 
     // MARK: Work
@@ -180,7 +179,34 @@ public final class MessageCollection {
         tasks = [:]
         succeeded = []
         locals = [:]
-        arrivedDuringLoad = nil
+        arrivals = [:]
+    }
+}
+
+/// One end of the part of history a message collection has loaded.
+enum HistoryBound {
+    /// Nothing lies beyond: every message on this side is in range.
+    case open
+    /// Messages up to and including this position are in range.
+    case including(MessagePosition)
+    /// Messages before this position are in range; it is the first one a page left out.
+    case excluding(MessagePosition)
+
+    /// Whether `position` is on the inner side of the bound: above it for the older end
+    /// (`fromBelow`), below it for the newer end.
+    func admits(_ position: MessagePosition, fromBelow: Bool) -> Bool {
+        let key = (position.createdAt, position.id)
+        switch self {
+        case .open: return true
+        case .including(let bound): return fromBelow ? key >= (bound.createdAt, bound.id) : key <= (bound.createdAt, bound.id)
+        case .excluding(let bound): return fromBelow ? key > (bound.createdAt, bound.id) : key < (bound.createdAt, bound.id)
+        }
+    }
+
+    /// The bound a page answered by the server sets: just before the first message it left out
+    /// (its peek), or open when there was none.
+    static func after(page: [Message], keeping size: Int) -> HistoryBound {
+        page.count > size ? .excluding(MessagePosition(of: page[size])) : .open
     }
 }
 

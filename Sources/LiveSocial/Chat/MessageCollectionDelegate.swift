@@ -5,7 +5,9 @@
 /// about everything else, from sends, real-time events and catch-ups.
 @MainActor
 public protocol MessageCollectionDelegate: AnyObject {
-    /// Messages were added: a message sent (as pending) or received, or found by a catch-up.
+    /// Messages were added: a message sent (as pending) or received, found by a catch-up, arrived
+    /// while a page loaded (source `.event`), or found when a collection that started offline
+    /// reaches the server (source `.api`).
     func messageCollection(
         _ collection: MessageCollection, context: MessageContext, channel: Channel?, addedMessages: [Message])
     /// Messages were updated: edited, reacted to, or their sending status changed

@@ -1,6 +1,7 @@
 /// Where a change a message or channel collection reports came from.
 public enum MessageEventSource: String, Sendable, Hashable, CaseIterable {
-    /// The local cache, read when a collection starts or pages.
+    /// The local cache. Cached results go to the handlers of a start or a page, so delegate calls
+    /// do not carry this source; it names where such results came from.
     case cache
     /// The server's answer to a request: a page, or the answer to an edit or a delete.
     case api

@@ -8,22 +8,34 @@ import LiveRepository
 /// (offline, a server failure) leaves it pending and pauses the queue until the connection comes
 /// back, when ``SocialClient/autoResendMessages`` is on; otherwise, and on a refusal, it becomes
 /// failed (`error`). Pending messages left by an earlier run are read from the cache before the
-/// first send or on the first connection, and sent first. The server keeps one message per
+/// first send, or on the first connection when automatic resending is on, and sent first. The server keeps one message per
 /// client request id and sender, so a resend after a lost answer stores nothing new.
 @MainActor
 final class MessageOutbox {
-    private unowned let client: SocialClient
+    /// The client that owns the outbox; work still running when it is released stops.
+    private weak var owner: SocialClient?
     /// The pending messages waiting to be sent, oldest first; the first may be in flight.
     private var queue: [Message] = []
     /// The client request id of the message with the server now.
     private var inFlight: String?
     /// Set by a transient failure: nothing is sent until the connection comes back or the user sends again.
     private var isPaused = false
+    /// The client request ids of messages that may have reached the server: sent at least once,
+    /// or left pending by an earlier run. They can no longer be canceled.
+    private var attempted: Set<String> = []
     private var cacheLoad: Task<Void, Never>?
     private var waiters: [String: [CheckedContinuation<Message, any Error>]] = [:]
 
     init(client: SocialClient) {
-        self.client = client
+        owner = client
+    }
+
+    /// The owning client, or `CancellationError` once it was released.
+    private var client: SocialClient {
+        get throws {
+            guard let owner else { throw CancellationError() }
+            return owner
+        }
     }
 
     /// Stores `message` as pending, queues it, and returns the server's copy once it is sent.
@@ -32,12 +44,12 @@ final class MessageOutbox {
     ///   automatic resend, or is failed); ``ChatError/canceled(clientRequestId:)`` when the user
     ///   cancels it first; the cache's error when the pending copy could not be stored.
     func send(_ message: Message) async throws -> Message {
-        await loadPendingFromCache()
         var pending = message
         pending.syncState = .syncing
-        try await client.commit(ChatChange(upserts: [.message(pending)], source: .local))
-        isPaused = false
-        return try await enqueue(pending)
+        // Its place in the queue is taken before anything waits, so sends keep their order.
+        queue.append(pending)
+        await loadPendingFromCache()
+        return try await store(pending)
     }
 
     /// Makes a failed message pending again and sends it.
@@ -48,21 +60,21 @@ final class MessageOutbox {
         guard let stored, stored.sendingStatus == .failed else { throw ChatError.notFailed(clientRequestId: requestId) }
         var pending = stored
         pending.syncState = .syncing
-        try await client.commit(ChatChange(upserts: [.message(pending)], source: .local))
-        isPaused = false
-        return try await enqueue(pending)
+        return try await store(pending)
     }
 
-    /// Cancels a pending message that is not with the server yet: it is removed from the cache and
-    /// reported as canceled. Returns false when it is in flight, sent, failed or unknown.
+    /// Cancels a pending message the server has never been asked to store: it is removed from the
+    /// cache and reported as canceled. Returns false when it may have reached the server (it is in
+    /// flight, an attempt's answer was lost, or an earlier run left it), and when it is sent, failed
+    /// or unknown.
     func cancel(_ message: Message) async -> Bool {
         await loadPendingFromCache()
         let requestId = message.clientRequestId
-        guard inFlight != requestId, let index = queue.firstIndex(where: { $0.clientRequestId == requestId }) else {
+        guard !attempted.contains(requestId), let index = queue.firstIndex(where: { $0.clientRequestId == requestId }) else {
             return false
         }
         let pending = queue.remove(at: index)
-        client.enqueueCommit(
+        owner?.enqueueCommit(
             ChatChange(removals: [SocialRecordKey(.message, pending.id)], canceled: [requestId], source: .local))
         finish(requestId, with: .failure(ChatError.canceled(clientRequestId: requestId)))
         return true
@@ -93,24 +105,43 @@ final class MessageOutbox {
 
     // MARK: Sending
 
-    private func enqueue(_ pending: Message) async throws -> Message {
-        try await withCheckedThrowingContinuation { continuation in
-            waiters[pending.clientRequestId, default: []].append(continuation)
-            if !queue.contains(where: { $0.clientRequestId == pending.clientRequestId }) { queue.append(pending) }
-            pump()
+    /// Queues a pending message, stores it, and waits for the outcome of sending it. It is queued
+    /// first, so that it can be canceled as soon as anyone sees it; sending it cannot overtake
+    /// the write of its pending copy, since the store runs writes in order.
+    private func store(_ pending: Message) async throws -> Message {
+        let requestId = pending.clientRequestId
+        let client = try self.client
+        return try await withCheckedThrowingContinuation { continuation in
+            waiters[requestId, default: []].append(continuation)
+            if !queue.contains(where: { $0.clientRequestId == requestId }) { queue.append(pending) }
+            client.enqueueCommit(ChatChange(upserts: [.message(pending)], source: .local)) { [weak client, self] error in
+                if let error {
+                    queue.removeAll { $0.clientRequestId == requestId }
+                    finish(requestId, with: .failure(error))
+                    return
+                }
+                // Canceled, or already sent, meanwhile.
+                guard let queued = queue.first(where: { $0.clientRequestId == requestId }) else { return }
+                isPaused = false
+                if client?.isKnownOffline ?? true {
+                    // Not attempted: the connection is known to be down.
+                    fail(queued, with: SocialAPIError.offline)
+                } else {
+                    pump()
+                }
+            }
         }
     }
 
     /// Reads the user's pending messages an earlier run left in the cache, once, and queues them
     /// ahead of anything new.
     private func loadPendingFromCache() async {
-        if cacheLoad == nil {
-            let query = CacheQuery<Message>(
-                [.equals("userId", .text(client.userId)), .equals("syncState", .text(SyncState.syncing.rawValue))],
-                orderBy: "createdAt")
+        if cacheLoad == nil, let client = owner {
+            let userId = client.userId
             cacheLoad = Task {
-                let stored = (try? await client.store.read { try Message.read(query, from: $0) }) ?? []
-                let pending = stored.filter(\.isPending)
+                let stored = (try? await client.store.read { try Message.local(of: userId, in: nil, from: $0) }) ?? []
+                let pending = stored.filter { $0.sendingStatus == .pending }
+                attempted.formUnion(pending.map(\.clientRequestId))
                 let queued = Set(queue.map(\.clientRequestId))
                 queue.insert(contentsOf: pending.filter { !queued.contains($0.clientRequestId) }, at: 0)
             }
@@ -119,8 +150,9 @@ final class MessageOutbox {
     }
 
     private func pump() {
-        guard inFlight == nil, !isPaused, !client.isKnownOffline, let next = queue.first else { return }
+        guard inFlight == nil, !isPaused, let client = owner, !client.isKnownOffline, let next = queue.first else { return }
         inFlight = next.clientRequestId
+        attempted.insert(next.clientRequestId)
         Task { await deliver(next) }
     }
 
@@ -129,29 +161,54 @@ final class MessageOutbox {
         let mutation = SocialMutation.sendMessage(
             channelId: message.channelId, clientRequestId: requestId, type: message.type, text: message.text,
             parentId: message.parentId, metaArrays: message.metaArrays)
-        var outcome: Result<Message, any Error>
         do {
             let result = try await client.api.perform(mutation)
             // The server's copy replaces the pending one in the same write.
             try await client.commit(ChatChange(upserts: result.records, source: .local))
-            outcome = .success(result.first(Message.self) ?? message)
             queue.removeAll { $0.clientRequestId == requestId }
+            inFlight = nil
+            finish(requestId, with: .success(result.first(Message.self) ?? message))
         } catch {
-            outcome = .failure(error)
-            let transient = (error as? SocialAPIError)?.isTransient ?? false
-            if transient, client.autoResendMessages {
-                // Stays pending and queued; sent again when the connection comes back.
-                isPaused = true
-            } else {
-                queue.removeAll { $0.clientRequestId == requestId }
-                var failed = message
-                failed.syncState = .error
-                try? await client.commit(ChatChange(upserts: [.message(failed)], source: .local))
-            }
+            inFlight = nil
+            fail(message, with: error)
         }
-        inFlight = nil
-        finish(requestId, with: outcome)
         pump()
+    }
+
+    /// Handles a send that did not happen: a transient failure leaves the message pending and
+    /// pauses the queue (with automatic resending on); anything else makes it failed.
+    private func fail(_ message: Message, with error: any Error) {
+        let requestId = message.clientRequestId
+        let transient = (error as? SocialAPIError)?.isTransient ?? false
+        guard transient, let client = owner, client.autoResendMessages else {
+            queue.removeAll { $0.clientRequestId == requestId }
+            Task {
+                await markFailed(message)
+                finish(requestId, with: .failure(error))
+            }
+            return
+        }
+        // Stays pending and queued, and so do the messages behind it: all are sent again when the
+        // connection comes back, and their senders hear the same error now. If the connection
+        // came back while this attempt was under way, the queue goes on at once.
+        let cameBack = (error as? SocialAPIError) == .offline && client.isConnected
+        isPaused = !cameBack
+        for queued in queue { finish(queued.clientRequestId, with: .failure(error)) }
+    }
+
+    /// Stores a message as failed, unless its pending copy is gone meanwhile (the server's copy
+    /// arrived by a real-time event although the answer was lost, or the user removed it).
+    private func markFailed(_ message: Message) async {
+        guard let client = owner else { return }
+        var copy = message
+        copy.syncState = .error
+        let failed = copy
+        let marked = try? await client.store.write { transaction -> Bool in
+            guard try transaction.record(Message.self, id: failed.id) != nil else { return false }
+            try transaction.upsert(failed)
+            return true
+        }
+        if marked == true { client.broadcast(ChatChange(upserts: [.message(failed)], source: .local)) }
     }
 
     private func finish(_ requestId: String, with outcome: Result<Message, any Error>) {

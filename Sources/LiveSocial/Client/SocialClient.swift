@@ -23,7 +23,8 @@ public final class SocialClient {
     /// The clock that stamps local changes (seconds since 1970), injectable for tests.
     public let now: @Sendable () -> Double
     /// The server sequence number of the newest real-time event whose write has committed to the
-    /// cache: the point from which a catch-up with `SocialAPI.changes(since:limit:)` starts.
+    /// cache: the point from which a catch-up with `SocialAPI.changes(since:limit:scope:)` over
+    /// every kind would start. Chat collections keep sync points of their own.
     public private(set) var lastEventSequence: Int64 = 0
     /// Whether the real-time connection is up, as the last connection event said.
     public private(set) var isConnected = false

@@ -4,7 +4,8 @@ import LiveRepository
 ///
 /// Give ``migrations`` to a `SQLiteMigrator` (or to the cache that runs one). Version 1 creates
 /// the table of every model in ``recordTypes`` with its indexes, as the tables were when it
-/// shipped; version 2 adds the message columns `metaArrays` and `reactions`. A later version adds
+/// shipped; version 2 adds the message columns `metaArrays` and `reactions`, and a partial index of the
+/// messages the server has not stored. A later version adds
 /// a migration here; shipped migrations never change.
 public enum LiveSocialSchema {
     /// Every model the schema stores, in the order their tables are created.
@@ -25,6 +26,7 @@ public enum LiveSocialSchema {
             sql: """
                 ALTER TABLE messages ADD COLUMN metaArrays TEXT NOT NULL DEFAULT '{}';
                 ALTER TABLE messages ADD COLUMN reactions TEXT NOT NULL DEFAULT '[]';
+                CREATE INDEX messages_unsynced ON messages (userId, channelId) WHERE syncState <> 'synced';
                 """),
     ]
 

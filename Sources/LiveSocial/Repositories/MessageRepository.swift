@@ -71,11 +71,12 @@ public struct MessageRepository {
         try await client.outbox.resend(message)
     }
 
-    /// Cancels a pending message the server has not been asked to store yet (queued, or waiting
-    /// for the connection): it is removed from the cache and reported as
+    /// Cancels a pending message the server has never been asked to store (queued behind others,
+    /// or written while offline): it is removed from the cache and reported as
     /// ``SendingStatus/canceled``.
     ///
-    /// - Returns: false when the message is being sent right now, or is not pending.
+    /// - Returns: false when the message may have reached the server (it is being sent, an
+    ///   attempt's answer was lost, or an earlier run of the app left it pending), or is not pending.
     @discardableResult
     public func cancel(_ message: Message) async -> Bool {
         await client.outbox.cancel(message)

@@ -49,8 +49,7 @@ final class ServerDatabase {
 
     // MARK: Change log and counters
 
-    /// Records a change and returns its sequence number.
-    /// Logs a change. `scope` is the channel a message belongs to (messages are never removed,
+    /// Logs a change and returns its sequence number. `scope` is the channel a message belongs to (messages are never removed,
     /// so a removal needs none); scoped catch-ups read only their own entries.
     func appendChange(_ key: SocialRecordKey, isRemoval: Bool, scope: String?) throws -> Int64 {
         try connection.execute(

@@ -17,7 +17,7 @@ import LiveSocial
 /// - failures: ``failNextRequests(_:message:)``, ``failRequests(_:message:)``,
 ///   ``dropNextResponses(_:)`` and ``rejectMessages(containing:reason:)``;
 /// - connectivity: ``disconnect()`` makes requests throw `SocialAPIError.offline` and
-///   drops real-time events (clients catch up with `changes(since:limit:)`); ``reconnect()``.
+///   drops real-time events (clients catch up with `changes(since:limit:scope:)`); ``reconnect()``.
 ///
 /// Timestamps never repeat: each write gets at least a millisecond more than the previous one,
 /// so records sorted by `createdAt` keep the order they were written in.

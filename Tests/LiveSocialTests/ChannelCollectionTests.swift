@@ -1,0 +1,157 @@
+import LiveRepository
+import LiveSocial
+import LiveSocialServer
+import TestSupport
+import Testing
+
+@MainActor
+@Suite(.timeLimit(.minutes(1)))
+struct ChannelCollectionTests {
+    @Test func theFirstPageShowsTheCacheThenTheServersChannelsMostRecentlyActiveFirst() async throws {
+        let fixture = try await ClientFixture()
+        let server = try await fixture.server.records(.channels())
+        let first = fixture.client.createChannelCollection()
+        #expect(try await first.loadMore().map(\.id) == server.map(\.id))
+        #expect(first.channels.map(\.id) == server.map(\.id))
+        #expect(!first.hasMore)
+
+        // A second list shows the cached channels before the server answers.
+        fixture.server.setLatency(.seconds(1))
+        let second = fixture.client.createChannelCollection()
+        let snapshots = Deliveries<[Channel]>()
+        let observer = second.snapshot.observeForever { snapshots.record($0 ?? []) }
+        let load = Task { try await second.loadMore() }
+        let cached = try await snapshots.next { !$0.isEmpty }
+        #expect(cached.map(\.id) == server.map(\.id))
+        // Two requests: the sync point, then the page.
+        for _ in 0..<2 {
+            await fixture.clock.waitForSleepers(1)
+            fixture.clock.advance(by: .seconds(1))
+        }
+        #expect(try await load.value.map(\.id) == server.map(\.id))
+        second.snapshot.remove(observer: observer)
+    }
+
+    @Test func pagesUntilTheEndWithoutGapsOrRepeats() async throws {
+        let fixture = try await ClientFixture()
+        for index in 0..<7 {
+            _ = try await fixture.server.createChannel(
+                id: "extra-\(index)", displayName: "Extra \(index)", type: .community, memberIds: ["ada"])
+        }
+        let server = try await fixture.server.records(.channels())
+        let collection = fixture.client.createChannelCollection(pageSize: 3)
+        var pages: [[Channel]] = []
+        while collection.hasMore { pages.append(try await collection.loadMore()) }
+        #expect(pages.dropLast().allSatisfy { $0.count == 3 })
+        #expect(pages.flatMap { $0 }.map(\.id) == server.map(\.id))
+        #expect(collection.channels.map(\.id) == server.map(\.id))
+        await #expect(throws: ChatError.noMorePages) { try await collection.loadMore() }
+    }
+
+    @Test func typesFilterTheList() async throws {
+        let fixture = try await ClientFixture()
+        let collection = fixture.client.createChannelCollection(types: [.community])
+        let page = try await collection.loadMore()
+        #expect(!page.isEmpty && page.allSatisfy { $0.type == .community })
+        #expect(page.map(\.id) == (try await fixture.server.records(.channels(types: [.community]))).map(\.id))
+    }
+
+    @Test func realTimeChangesAreReportedAsEvents() async throws {
+        let fixture = try await ClientFixture()
+        let collection = fixture.client.createChannelCollection()
+        let recorder = ChannelCollectionRecorder()
+        collection.delegate = recorder
+        try await collection.loadMore()
+        let oldest = try #require(collection.channels.last)
+
+        _ = try await fixture.server.perform(.sendText("news", channelId: oldest.id, clientRequestId: "c1"), as: "alan")
+        let updated = try await recorder.log.next()
+        #expect(updated == .updated([try #require(collection.channels.first)], ChannelContext(source: .event)))
+        #expect(collection.channels.first?.id == oldest.id)
+        #expect(collection.channels.first?.lastMessageText == "news")
+
+        _ = try await fixture.server.createChannel(id: "fresh", displayName: "Fresh", type: .conversation, memberIds: ["ada"])
+        let added = try await recorder.log.next { if case .added = $0 { true } else { false } }
+        #expect(added == .added([try #require(collection.channels.first { $0.id == "fresh" })], ChannelContext(source: .event)))
+
+        try await fixture.server.deleteChannel("fresh")
+        let deleted = try await recorder.log.next { if case .deleted = $0 { true } else { false } }
+        #expect(deleted == .deleted(["fresh"], ChannelContext(source: .event)))
+        #expect(!collection.channels.contains { $0.id == "fresh" })
+    }
+
+    @Test func aReconnectionCatchesUpWithTheChangeLog() async throws {
+        let fixture = try await ClientFixture()
+        let collection = fixture.client.createChannelCollection()
+        let recorder = ChannelCollectionRecorder()
+        collection.delegate = recorder
+        try await collection.loadMore()
+        let quiet = try #require(collection.channels.last)
+        let doomed = try #require(collection.channels.first { $0.id != quiet.id })
+
+        fixture.server.disconnect()
+        try await fixture.settle()
+        _ = try await fixture.server.perform(.sendText("while away", channelId: quiet.id, clientRequestId: "w1"), as: "alan")
+        try await fixture.server.deleteChannel(doomed.id)
+        #expect(recorder.log.all.isEmpty)
+        fixture.server.reconnect()
+
+        let updated = try await recorder.log.next { if case .updated = $0 { true } else { false } }
+        guard case .updated(let channels, let context) = updated else { return }
+        #expect(context.source == .changelog)
+        #expect(channels.map(\.id) == [quiet.id])
+        #expect(collection.channels.first?.lastMessageText == "while away")
+        let deleted = try await recorder.log.next { if case .deleted = $0 { true } else { false } }
+        #expect(deleted == .deleted([doomed.id], ChannelContext(source: .changelog)))
+        #expect(collection.channels.map(\.id) == (try await fixture.server.records(.channels())).map(\.id))
+    }
+
+    @Test func aServerFailureKeepsTheCachedPage() async throws {
+        let fixture = try await ClientFixture()
+        try await fixture.client.createChannelCollection().loadMore()
+        fixture.server.failNextRequests(1)
+        let collection = fixture.client.createChannelCollection()
+        let page = try await collection.loadMore()
+        #expect(page.map(\.id) == (try await fixture.server.records(.channels())).map(\.id))
+        #expect(collection.hasMore)
+
+        let empty = try await ClientFixture()
+        empty.server.failNextRequests(1)
+        await #expect(throws: SocialAPIError.self) { try await empty.client.createChannelCollection().loadMore() }
+    }
+
+    @Test func aDisposedCollectionIsSilentAndReleased() async throws {
+        let fixture = try await ClientFixture()
+        var collection: ChannelCollection? = fixture.client.createChannelCollection()
+        let recorder = ChannelCollectionRecorder()
+        collection?.delegate = recorder
+        try await collection?.loadMore()
+        weak let released = collection
+        collection?.dispose()
+        collection?.dispose()
+        await #expect(throws: ChatError.disposed) { try await collection?.loadMore() }
+        collection = nil
+        _ = try await fixture.server.perform(.sendText("after", channelId: "general", clientRequestId: "a1"), as: "alan")
+        try await fixture.settle()
+        #expect(released == nil)
+        #expect(recorder.log.all.isEmpty)
+    }
+}
+
+/// Records a channel collection's delegate calls as events.
+@MainActor
+private final class ChannelCollectionRecorder: ChannelCollectionDelegate {
+    let log = Deliveries<ChannelCollectionEvent>()
+
+    func channelCollection(_ collection: ChannelCollection, context: ChannelContext, addedChannels: [Channel]) {
+        log.record(.added(addedChannels, context))
+    }
+
+    func channelCollection(_ collection: ChannelCollection, context: ChannelContext, updatedChannels: [Channel]) {
+        log.record(.updated(updatedChannels, context))
+    }
+
+    func channelCollection(_ collection: ChannelCollection, context: ChannelContext, deletedChannelIds: [String]) {
+        log.record(.deleted(deletedChannelIds, context))
+    }
+}

@@ -1,0 +1,619 @@
+import LiveRepository
+import LiveSocial
+import LiveSocialServer
+import Testing
+
+/// How a message collection stays in step with the server: its start replacing stale cached
+/// rows, real-time events, catching up after the connection comes back, and changes that arrive
+/// while the server answers. The helpers both files use are at the bottom of this one.
+@MainActor
+@Suite(.timeLimit(.minutes(1)))
+struct MessageCollectionSyncTests {
+    // MARK: Replacing the cache
+
+    @Test func staleCachedRowsAreShownFirstThenReplacedByTheServersAndTheCacheIsCorrected() async throws {
+        let fixture = try await ClientFixture()
+        let before = try await fixture.serverMessages("general")
+        let warm = try await fixture.open("general").collection
+        warm.dispose()
+
+        // The server changes while the client is not listening.
+        fixture.client.stopRealtime()
+        let deleted = before[before.count - 3]
+        let edited = before[before.count - 5]
+        try await fixture.server.perform(.deleteMessage(id: deleted.id), as: deleted.userId)
+        try await fixture.server.perform(.editMessage(id: edited.id, text: "edited while away"), as: edited.userId)
+        let added = try await fixture.sendAsOther("sent while away", as: "grace")
+        let truth = try await fixture.serverMessages("general")
+
+        let opened = try await fixture.open("general")
+        #expect(opened.result.cached == Array(before.suffix(20)), "the cache shows its stale copy first")
+        #expect(opened.result.api == Array(truth.suffix(20)), "then the server's truth")
+        #expect(opened.collection.succeededMessages == Array(truth.suffix(20)))
+        #expect(opened.recorder.log.all.isEmpty, "the start is answered through its handlers")
+
+        let cachedDeleted = try await fixture.cachedMessage(deleted.id)
+        #expect(cachedDeleted == nil || cachedDeleted?.isDeleted == true)
+        #expect(try await fixture.cachedMessage(edited.id)?.text == "edited while away")
+        #expect(try await fixture.cachedMessage(added.id) == added)
+        let cachedList = try await fixture.client.store.read {
+            try Message.read(SocialQuery<Message>.messages(channelId: "general", newestFirst: false).cacheQuery, from: $0)
+        }
+        #expect(Array(cachedList.suffix(20)) == Array(truth.suffix(20)))
+
+        let third = try await fixture.open("general")
+        #expect(third.result.cached == Array(truth.suffix(20)), "the next start shows the corrected cache")
+    }
+
+    // MARK: Real time
+
+    @Test func anotherUsersMessageIsAddedAsAnEventAtTheEnd() async throws {
+        let fixture = try await ClientFixture()
+        let before = try await fixture.serverMessages("general")
+        let opened = try await fixture.open("general")
+        let sent = try await fixture.sendAsOther("hello live")
+        let added = try await opened.recorder.next { _ in true }
+        #expect(added == .added([sent], MessageContext(sendingStatus: .succeeded, source: .event)))
+        let channelUpdate = try await opened.recorder.next { _ in true }
+        let channel = try #require(try await fixture.server.record(Channel.self, id: "general"))
+        #expect(channelUpdate == .channelUpdated(channel, ChannelContext(source: .event)))
+        #expect(channel.lastMessageText == "hello live")
+        #expect(opened.collection.channel == channel)
+        #expect(opened.collection.succeededMessages == Array(before.suffix(20)) + [sent])
+        try await fixture.settle()
+        #expect(opened.recorder.log.all == [added, channelUpdate])
+    }
+
+    @Test func aCollectionOpenedInThePastAddsNewMessagesOnlyOnceItReachesTheEnd() async throws {
+        let fixture = try await ClientFixture()
+        let (channelId, all) = try await fixture.loadHistory(count: 50)
+        let opened = try await fixture.open(channelId, at: all[10].createdAt, params: MessageListParams(isInclusive: true))
+        let collection = opened.collection
+        #expect(collection.succeededMessages == Array(all[0..<30]))
+        #expect(collection.hasNext)
+
+        let early = try await fixture.sendAsOther("too early to show", to: channelId)
+        // The channel's update follows the message's: once it is reported, the message was seen.
+        _ = try await opened.recorder.next { $0.isChannelUpdated }
+        #expect(opened.recorder.addedMessages.isEmpty)
+        #expect(collection.succeededMessages == Array(all[0..<30]))
+
+        #expect(try await collection.loadNext() == Array(all[30..<50]))
+        #expect(collection.hasNext)
+        #expect(try await collection.loadNext() == [early])
+        #expect(!collection.hasNext)
+
+        let late = try await fixture.sendAsOther("now at the end", to: channelId)
+        let added = try await opened.recorder.next { $0.isAdded(source: .event) }
+        #expect(added == .added([late], MessageContext(sendingStatus: .succeeded, source: .event)))
+        #expect(collection.succeededMessages == all + [early, late])
+    }
+
+    @Test func editsAndDeletesArriveAsUpdatedAndDeleted() async throws {
+        let fixture = try await ClientFixture()
+        let before = try await fixture.serverMessages("general")
+        let opened = try await fixture.open("general")
+        let shown = opened.collection.succeededMessages
+        let target = try #require(shown.last)
+        let unlisted = try #require(before.first)
+        #expect(!shown.contains(unlisted), "the oldest message is not loaded")
+
+        try await fixture.server.perform(.editMessage(id: unlisted.id, text: "edited, not listed"), as: unlisted.userId)
+        try await fixture.server.perform(.editMessage(id: target.id, text: "edited live"), as: target.userId)
+        let update = try await opened.recorder.next { $0.isUpdated() }
+        let edited = try #require(try await fixture.server.record(Message.self, id: target.id))
+        #expect(edited.text == "edited live")
+        #expect(update == .updated([edited], MessageContext(sendingStatus: .succeeded, source: .event)))
+        #expect(opened.collection.succeededMessages == shown.dropLast() + [edited])
+
+        try await fixture.server.perform(.deleteMessage(id: target.id), as: target.userId)
+        let removal = try await opened.recorder.next { $0.isDeleted() }
+        #expect(removal == .deleted([edited], MessageContext(sendingStatus: .succeeded, source: .event)))
+        #expect(opened.collection.succeededMessages == Array(shown.dropLast()))
+        #expect(opened.recorder.log.all.filter { $0.context != nil }.count == 2, "the unlisted edit is not reported")
+    }
+
+    @Test func messagesOfOtherChannelsAreIgnored() async throws {
+        let fixture = try await ClientFixture()
+        let opened = try await fixture.open("general")
+        let elsewhere = try await fixture.sendAsOther("elsewhere", to: "random")
+        let here = try await fixture.sendAsOther("here")
+        let added = try await opened.recorder.next { $0.isAdded(source: .event) }
+        #expect(added.messages == [here])
+        #expect(!opened.recorder.log.all.contains { $0.messages.contains { $0.channelId != "general" } })
+        #expect(!opened.recorder.log.all.contains { event in
+            if case .channelUpdated(let channel, _) = event { channel.id != "general" } else { false }
+        })
+        #expect(!opened.collection.succeededMessages.contains { $0.id == elsewhere.id })
+    }
+
+    @Test func channelUpdatesAndTheChannelsDeletionAreReported() async throws {
+        let fixture = try await ClientFixture()
+        let opened = try await fixture.open("general")
+        try await fixture.sendAsOther("news")
+        let update = try await opened.recorder.next { $0.isChannelUpdated }
+        guard case .channelUpdated(let channel, let context) = update else { return }
+        #expect(channel.id == "general")
+        #expect(channel.lastMessageText == "news")
+        #expect(context == ChannelContext(source: .event))
+        #expect(opened.collection.channel == channel)
+        #expect(opened.collection.snapshot.data?.channel == channel)
+
+        try await fixture.server.deleteChannel("general")
+        let deletion = try await opened.recorder.next { $0.isChannelDeleted }
+        #expect(deletion == .channelDeleted("general", ChannelContext(source: .event)))
+    }
+
+    // MARK: Offline
+
+    @Test func messagesMissedOfflineArriveFromTheChangeLogOnce() async throws {
+        let fixture = try await ClientFixture()
+        let before = try await fixture.serverMessages("general")
+        let opened = try await fixture.open("general")
+        let missed = try await fixture.sendOffline(count: 50, prefix: "missed", from: ["alan", "grace", "tim"])
+        let added = try await opened.recorder.next { $0.isAdded() }
+        #expect(added == .added(missed, MessageContext(sendingStatus: .succeeded, source: .changelog)))
+        let update = try await opened.recorder.next { $0.isChannelUpdated }
+        if case .channelUpdated(let channel, let context) = update {
+            #expect(channel.lastMessageText == "missed 49")
+            #expect(context.source == .changelog)
+        }
+        let ids = opened.collection.succeededMessages.map(\.id)
+        #expect(Set(ids).count == ids.count, "no duplicates")
+        #expect(opened.collection.succeededMessages == Array(before.suffix(20)) + missed)
+
+        // Back in step: the next message is an event, and nothing was added twice.
+        let next = try await fixture.sendAsOther("back online")
+        let live = try await opened.recorder.next { $0.isAdded() }
+        #expect(live == .added([next], MessageContext(sendingStatus: .succeeded, source: .event)))
+        #expect(opened.recorder.addedMessages == missed + [next])
+    }
+
+    @Test func aHugeGapIsReportedAndNothingApplied() async throws {
+        let fixture = try await ClientFixture()
+        let opened = try await fixture.open("general")
+        let (events, observer) = opened.collection.recordEvents()
+        let shown = opened.collection.succeededMessages
+        _ = try await fixture.sendOffline(count: 500, prefix: "gap")
+        _ = try await opened.recorder.next { $0 == .hugeGapDetected }
+        try await fixture.settle()
+        #expect(opened.recorder.addedMessages.isEmpty)
+        #expect(opened.collection.succeededMessages == shown)
+        #expect(events.all.contains(.hugeGapDetected))
+        opened.collection.events.remove(observer: observer)
+
+        // What the delegate is told to do: dispose, and open a new collection.
+        opened.collection.dispose()
+        let fresh = try await fixture.open("general")
+        #expect(fresh.result.api == Array(try await fixture.serverMessages("general").suffix(20)))
+        #expect(fresh.result.api?.last?.text == "gap 499")
+    }
+
+    @Test func theHugeGapThresholdCanBeChanged() async throws {
+        let fixture = try await ClientFixture()
+        #expect(fixture.client.createMessageCollection(channelId: "general").hugeGapThreshold == 300)
+        let opened = try await fixture.open("general", hugeGapThreshold: 10)
+        #expect(opened.collection.hugeGapThreshold == 10)
+
+        // Exactly the threshold: applied.
+        let missed = try await fixture.sendOffline(count: 10, prefix: "first")
+        let added = try await opened.recorder.next { $0.isAdded() }
+        #expect(added == .added(missed, MessageContext(sendingStatus: .succeeded, source: .changelog)))
+
+        // One more than the threshold: a huge gap, and nothing applied.
+        let shown = opened.collection.succeededMessages
+        _ = try await fixture.sendOffline(count: 11, prefix: "second")
+        _ = try await opened.recorder.next { $0 == .hugeGapDetected }
+        try await fixture.settle()
+        #expect(opened.recorder.addedMessages == missed)
+        #expect(opened.collection.succeededMessages == shown)
+    }
+
+    // A collection that reported a huge gap is stale: it ignores the change log another collection
+    // of the same channel applies.
+    @Test func aCollectionWithAHugeGapAppliesNothingThatAnotherCollectionCatchesUp() async throws {
+        let fixture = try await ClientFixture()
+        let strict = try await fixture.open("general", hugeGapThreshold: 10)
+        let lenient = try await fixture.open("general", hugeGapThreshold: 11)
+        let shown = strict.collection.succeededMessages
+        let missed = try await fixture.sendOffline(count: 11, prefix: "missed")
+        _ = try await strict.recorder.next { $0 == .hugeGapDetected }
+        let added = try await lenient.recorder.next { $0.isAdded() }
+        #expect(added == .added(missed, MessageContext(sendingStatus: .succeeded, source: .changelog)))
+        try await fixture.settle()
+        #expect(!lenient.recorder.log.all.contains(.hugeGapDetected))
+        // The strict collection reported a huge gap: it must not go on to fill it.
+        #expect(strict.recorder.addedMessages.isEmpty)
+        #expect(strict.collection.succeededMessages == shown)
+    }
+
+    @Test func editsAndDeletesMadeOfflineArriveFromTheChangeLog() async throws {
+        let fixture = try await ClientFixture()
+        let opened = try await fixture.open("general")
+        let shown = opened.collection.succeededMessages
+        let edited = shown[shown.count - 2]
+        let deleted = shown[shown.count - 4]
+        fixture.server.disconnect()
+        try await fixture.server.perform(.editMessage(id: edited.id, text: "edited offline"), as: edited.userId)
+        try await fixture.server.perform(.deleteMessage(id: deleted.id), as: deleted.userId)
+        fixture.server.reconnect()
+
+        let update = try await opened.recorder.next { $0.isUpdated() }
+        let serverEdited = try #require(try await fixture.server.record(Message.self, id: edited.id))
+        #expect(update == .updated([serverEdited], MessageContext(sendingStatus: .succeeded, source: .changelog)))
+        let removal = try await opened.recorder.next { $0.isDeleted() }
+        #expect(removal == .deleted([deleted], MessageContext(sendingStatus: .succeeded, source: .changelog)))
+        let expected = shown.filter { $0.id != deleted.id }.map { $0.id == edited.id ? serverEdited : $0 }
+        #expect(opened.collection.succeededMessages == expected)
+        #expect(opened.collection.succeededMessages == Array(try await fixture.serverMessages("general").suffix(expected.count)))
+        #expect(opened.recorder.addedMessages.isEmpty)
+    }
+
+    @Test func aCatchUpAddsNothingBeyondTheLoadedEndOfACollectionOpenedInThePast() async throws {
+        let fixture = try await ClientFixture()
+        let (channelId, all) = try await fixture.loadHistory(count: 50)
+        let opened = try await fixture.open(channelId, at: all[10].createdAt, params: MessageListParams(isInclusive: true))
+        let shown = opened.collection.succeededMessages
+        #expect(opened.collection.hasNext)
+        fixture.server.disconnect()
+        try await fixture.sendAsOther("missed, beyond the end", to: channelId)
+        fixture.server.reconnect()
+        // The catch-up reports the channel's new state: by then the change log was applied.
+        _ = try await opened.recorder.next { event in
+            if case .channelUpdated(_, let context) = event { context.source == .changelog } else { false }
+        }
+        #expect(opened.recorder.addedMessages.isEmpty)
+        #expect(opened.collection.succeededMessages == shown)
+    }
+
+    @Test func aCollectionStartedOfflineLoadsWhenTheConnectionReturns() async throws {
+        let fixture = try await ClientFixture()
+        let before = try await fixture.serverMessages("general")
+        let warm = try await fixture.open("general")
+        warm.collection.dispose()
+
+        fixture.server.disconnect()
+        let opened = try await fixture.open("general")
+        #expect(opened.result.cached == Array(before.suffix(20)))
+        #expect(opened.result.api == nil)
+        #expect(opened.result.apiError as? SocialAPIError == .offline)
+        #expect(opened.collection.succeededMessages == Array(before.suffix(20)))
+
+        let deleted = before[before.count - 3]
+        let edited = before[before.count - 6]
+        try await fixture.server.perform(.deleteMessage(id: deleted.id), as: deleted.userId)
+        try await fixture.server.perform(.editMessage(id: edited.id, text: "edited while offline"), as: edited.userId)
+        let added = try await fixture.sendAsOther("sent while offline", as: "grace")
+        let truth = try await fixture.serverMessages("general")
+        let serverEdited = try #require(truth.first { $0.id == edited.id })
+        fixture.server.reconnect()
+
+        let addition = try await opened.recorder.next { $0.isAdded() }
+        #expect(addition == .added([added], MessageContext(sendingStatus: .succeeded, source: .api)))
+        let update = try await opened.recorder.next { $0.isUpdated() }
+        #expect(update == .updated([serverEdited], MessageContext(sendingStatus: .succeeded, source: .api)))
+        let removal = try await opened.recorder.next { $0.isDeleted() }
+        #expect(removal == .deleted([deleted], MessageContext(sendingStatus: .succeeded, source: .api)))
+        #expect(opened.collection.succeededMessages == Array(truth.suffix(20)))
+        #expect(opened.collection.hasPrevious == (truth.count > 20))
+        #expect(!opened.collection.hasNext)
+
+        // From then on it follows events.
+        let live = try await fixture.sendAsOther("online again")
+        let liveAdded = try await opened.recorder.next { $0.isAdded(source: .event) }
+        #expect(liveAdded.messages == [live])
+    }
+
+    @Test func aChannelDeletedWhileOfflineIsReportedByTheCatchUp() async throws {
+        let fixture = try await ClientFixture()
+        let opened = try await fixture.open("general")
+        fixture.server.disconnect()
+        try await fixture.server.deleteChannel("general")
+        fixture.server.reconnect()
+        let deletion = try await opened.recorder.next { $0.isChannelDeleted }
+        #expect(deletion == .channelDeleted("general", ChannelContext(source: .changelog)))
+    }
+
+    @Test func aMessageArrivingDuringTheCatchUpIsListedOnce() async throws {
+        let fixture = try await ClientFixture()
+        let before = try await fixture.serverMessages("general")
+        let opened = try await fixture.open("general")
+        let missed = try await fixture.sendOffline(count: 5, prefix: "missed")
+        let during = try await fixture.sendAsOther("during the catch-up", as: "grace")
+        // It comes as an event, or in the change log if that is read after it: either way once.
+        let expected = Set((missed + [during]).map(\.id))
+        while !expected.isSubset(of: opened.recorder.addedMessages.map(\.id)) { _ = try await opened.recorder.log.next() }
+        try await fixture.settle()
+        #expect(opened.collection.succeededMessages == Array(before.suffix(20)) + missed + [during])
+        #expect(opened.recorder.addedMessages.sorted { $0.createdAt < $1.createdAt } == missed + [during], "each added once")
+    }
+
+    // MARK: Changes while the server answers
+
+    @Test func aMessageArrivingWhileTheStartAwaitsTheServerIsKeptOnce() async throws {
+        let fixture = try await ClientFixture()
+        let before = try await fixture.serverMessages("general")
+        _ = try await fixture.open("general")
+        let collection = fixture.client.createMessageCollection(channelId: "general")
+        let recorder = MessageCollectionRecorder()
+        collection.delegate = recorder
+        fixture.server.setLatency(.seconds(1))
+        let start = Task { await collection.start() }
+        await fixture.clock.waitForSleepers(1)
+        let sent = try await fixture.sendAsOther("while starting")
+        _ = try await recorder.next { $0.isAdded(source: .event) }
+        fixture.server.setLatency(.zero)
+        fixture.clock.advance(by: .seconds(1))
+        let result = await start.value
+        #expect(result.cached == Array(before.suffix(20)))
+        #expect(result.api == Array(before.suffix(19)) + [sent], "the server's pages were read after the message")
+        #expect(collection.succeededMessages.filter { $0.id == sent.id }.count == 1)
+        #expect(collection.succeededMessages.last == sent)
+    }
+
+    // With an empty cache the list is empty while the server answers: a message that arrives then is
+    // kept when the server\'s older pages replace the list, and is not cleared from the cache as stale.
+    @Test func aMessageArrivingAfterTheServerComputedTheFirstPageIsNotLost() async throws {
+        let fixture = try await ClientFixture()
+        let (client, gate) = try fixture.gatedClient()
+        let collection = client.createMessageCollection(channelId: "general")
+        let recorder = MessageCollectionRecorder()
+        collection.delegate = recorder
+        await gate.close()
+        let start = Task { await collection.start() }
+        await gate.waitUntilHolding(2)
+        let sent = try await fixture.sendAsOther("after the page was read")
+        // The channel's update follows the message's: once it is reported, the message was seen.
+        _ = try await recorder.next { $0.isChannelUpdated }
+        await gate.open()
+        let result = await start.value
+        #expect(result.apiError == nil)
+        #expect(!collection.hasNext)
+        #expect(collection.succeededMessages.last == sent, "the newest message, seen as an event, is listed")
+        let cached = try await client.store.read { try Message.read(id: sent.id, from: $0) }
+        #expect(cached == sent, "the cache keeps the message its event stored")
+    }
+
+    // What events bring while a page loads wins over the page: a message that arrives during the last
+    // `loadNext` joins the list (reported as added) and stays in the cache.
+    @Test func aMessageArrivingWhileTheLastNextPageLoadsIsNotLost() async throws {
+        let fixture = try await ClientFixture()
+        let (channelId, all) = try await fixture.loadHistory(count: 50)
+        let (client, gate) = try fixture.gatedClient()
+        let collection = client.createMessageCollection(
+            channelId: channelId, startingPoint: all[10].createdAt, params: MessageListParams(isInclusive: true))
+        let recorder = MessageCollectionRecorder()
+        collection.delegate = recorder
+        _ = await collection.start()
+        #expect(collection.succeededMessages == Array(all[0..<30]))
+        await gate.close()
+        let page = Task { try await collection.loadNext() }
+        await gate.waitUntilHolding(1)
+        let sent = try await fixture.sendAsOther("while the page loads", to: channelId)
+        _ = try await recorder.next { $0.isChannelUpdated }
+        await gate.open()
+        #expect(try await page.value == Array(all[30..<50]))
+        #expect(!collection.hasNext)
+        #expect(collection.succeededMessages == all + [sent], "no gap between the last page and the new message")
+        let cached = try await client.store.read { try Message.read(id: sent.id, from: $0) }
+        #expect(cached == sent, "the cache keeps the message its event stored")
+    }
+
+    // An edit that arrives while a page loads is not overwritten by the page\'s older copy, in the
+    // list or in the cache.
+    @Test func anEditArrivingWhileAPageLoadsIsNotOverwrittenByTheStalePage() async throws {
+        let fixture = try await ClientFixture()
+        let (channelId, all) = try await fixture.loadHistory(count: 60)
+        let (client, gate) = try fixture.gatedClient()
+        let collection = client.createMessageCollection(channelId: channelId)
+        _ = await collection.start()
+        #expect(collection.succeededMessages == Array(all[40..<60]))
+        await gate.close()
+        let page = Task { try await collection.loadPrevious() }
+        await gate.waitUntilHolding(1)
+        let target = all[30]
+        try await fixture.server.perform(.editMessage(id: target.id, text: "edited while the page loads"), as: target.userId)
+        let edited = try #require(try await fixture.server.record(Message.self, id: target.id))
+        try await client.waitForCache(id: target.id) { $0 == edited }
+        await gate.open()
+        _ = try await page.value
+        #expect(collection.succeededMessages.first { $0.id == target.id } == edited)
+        let cached = try await client.store.read { try Message.read(id: target.id, from: $0) }
+        #expect(cached == edited, "the cache keeps the newer copy its event stored")
+    }
+}
+
+// MARK: - Helpers (shared with MessageCollectionTests.swift)
+
+/// A started collection, the recorder that is its delegate, and what its start handlers received.
+struct OpenedCollection {
+    let collection: MessageCollection
+    let recorder: MessageCollectionRecorder
+    let result: StartResult
+}
+
+extension ClientFixture {
+    /// Creates a collection with a recorder as its delegate and starts it.
+    func open(
+        _ channelId: String, at startingPoint: Double = .infinity, params: MessageListParams = MessageListParams(),
+        hugeGapThreshold: Int = 300
+    ) async throws -> OpenedCollection {
+        let collection = client.createMessageCollection(
+            channelId: channelId, startingPoint: startingPoint, params: params, hugeGapThreshold: hugeGapThreshold)
+        let recorder = MessageCollectionRecorder()
+        collection.delegate = recorder
+        let result = await collection.start()
+        return OpenedCollection(collection: collection, recorder: recorder, result: result)
+    }
+
+    /// A new channel of `count` messages, a millisecond apart, that the client has not cached
+    /// (loaded without real-time events); returns its id and the messages, oldest first.
+    func loadHistory(count: Int) async throws -> (channelId: String, messages: [Message]) {
+        let channelId = try #require(try await server.bulkLoadMessages(count: count, channelCount: 1).first)
+        return (channelId, try await serverMessages(channelId))
+    }
+
+    /// The server's messages of a channel, oldest first.
+    func serverMessages(_ channelId: String) async throws -> [Message] {
+        try await server.records(.messages(channelId: channelId, newestFirst: false))
+    }
+
+    /// The cached copy of a message, or nil.
+    func cachedMessage(_ id: String) async throws -> Message? {
+        try await client.store.read { try Message.read(id: id, from: $0) }
+    }
+
+    /// Sends a text message as another user (alan by default) and returns the server's copy.
+    @discardableResult
+    func sendAsOther(
+        _ text: String, to channelId: String = "general", as userId: String = "alan", metaArrays: [String: [String]] = [:]
+    ) async throws -> Message {
+        let result = try await server.perform(
+            .sendMessage(channelId: channelId, clientRequestId: "\(userId)-\(text)", type: .text, text: text, parentId: nil,
+                         metaArrays: metaArrays),
+            as: userId)
+        return try #require(result.first(Message.self))
+    }
+}
+
+extension MessageCollectionEvent {
+    /// Whether this adds messages, reported with `source` when one is given.
+    func isAdded(source: MessageEventSource? = nil) -> Bool {
+        if case .added(_, let context) = self { source.map { $0 == context.source } ?? true } else { false }
+    }
+
+    /// Whether this updates messages, reported with `source` when one is given.
+    func isUpdated(source: MessageEventSource? = nil) -> Bool {
+        if case .updated(_, let context) = self { source.map { $0 == context.source } ?? true } else { false }
+    }
+
+    /// Whether this deletes messages, reported with `source` when one is given.
+    func isDeleted(source: MessageEventSource? = nil) -> Bool {
+        if case .deleted(_, let context) = self { source.map { $0 == context.source } ?? true } else { false }
+    }
+
+    /// Whether this reports a change of the channel.
+    var isChannelUpdated: Bool {
+        if case .channelUpdated = self { true } else { false }
+    }
+
+    /// Whether this reports the channel's deletion.
+    var isChannelDeleted: Bool {
+        if case .channelDeleted = self { true } else { false }
+    }
+}
+
+extension MessageCollectionRecorder {
+    /// Every message added so far, in order.
+    var addedMessages: [Message] {
+        log.all.flatMap { event -> [Message] in
+            guard case .added(let messages, _) = event else { return [] }
+            return messages
+        }
+    }
+}
+
+extension ClientFixture {
+    /// Disconnects, sends `count` messages to `general` as other users (in turn) while the client
+    /// misses their events, reconnects, and returns the server's copies.
+    fileprivate func sendOffline(count: Int, prefix: String, from userIds: [String] = ["alan"]) async throws -> [Message] {
+        server.disconnect()
+        var sent: [Message] = []
+        for index in 0..<count {
+            sent.append(try await sendAsOther("\(prefix) \(index)", as: userIds[index % userIds.count]))
+        }
+        server.reconnect()
+        return sent
+    }
+}
+
+extension ClientFixture {
+    /// A second client of the fixture's server, signed in as ada over its own in-memory cache,
+    /// whose message pages wait at the returned gate once the server has answered them.
+    fileprivate func gatedClient() throws -> (SocialClient, PageGate) {
+        let gate = PageGate()
+        let stamps = Stamps()
+        let client = try SocialClient(
+            api: GatedAPI(base: server.connection(userId: "ada"), gate: gate), userId: "ada", cache: .inMemory,
+            now: { stamps.next() })
+        client.startRealtime()
+        return (client, gate)
+    }
+}
+
+extension SocialClient {
+    /// Waits until the cached copy of a message satisfies `condition`.
+    fileprivate func waitForCache(id: String, where condition: @escaping (Message?) -> Bool) async throws {
+        let object = LiveObject<Message>(store: store, id: id, fetch: nil)
+        let (log, token) = object.record()
+        _ = try await object.next(in: log) { condition($0.snapshot) }
+        withExtendedLifetime((object, token)) {}
+    }
+}
+
+/// Holds message pages the server has already answered until the test opens it.
+private actor PageGate {
+    private var isClosed = false
+    private var held: [CheckedContinuation<Void, Never>] = []
+    private var watchers: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+
+    func close() { isClosed = true }
+
+    /// Returns at once while open; else waits until ``open()``.
+    func pass() async {
+        guard isClosed else { return }
+        await withCheckedContinuation { continuation in
+            held.append(continuation)
+            let count = held.count
+            let ready = watchers.filter { $0.count <= count }
+            watchers.removeAll { $0.count <= count }
+            for watcher in ready { watcher.continuation.resume() }
+        }
+    }
+
+    /// Waits until `count` pages are held.
+    func waitUntilHolding(_ count: Int) async {
+        guard held.count < count else { return }
+        await withCheckedContinuation { watchers.append((count, $0)) }
+    }
+
+    /// Lets every held page through, and the next ones too.
+    func open() {
+        isClosed = false
+        let released = held
+        held = []
+        for continuation in released { continuation.resume() }
+    }
+}
+
+/// The embedded server's API, with message pages held at a gate after the server answered them.
+private struct GatedAPI: SocialAPI {
+    let base: EmbeddedServer.Connection
+    let gate: PageGate
+
+    func fetch<Record: CacheRecord>(_ type: Record.Type, id: String) async throws -> Record? {
+        try await base.fetch(type, id: id)
+    }
+
+    func fetchPage<Record: CacheRecord>(
+        _ query: SocialQuery<Record>, cursor: String?, limit: Int
+    ) async throws -> RemotePage<Record> {
+        try await base.fetchPage(query, cursor: cursor, limit: limit)
+    }
+
+    func fetchMessages(_ query: SocialQuery<Message>, after position: MessagePosition, limit: Int) async throws -> [Message] {
+        let page = try await base.fetchMessages(query, after: position, limit: limit)
+        await gate.pass()
+        return page
+    }
+
+    func changes(since sequence: Int64, limit: Int, scope: ChangeScope) async throws -> ChangeLog {
+        try await base.changes(since: sequence, limit: limit, scope: scope)
+    }
+
+    func latestSequence() async throws -> Int64 { try await base.latestSequence() }
+
+    func perform(_ mutation: SocialMutation) async throws -> SocialMutationResult { try await base.perform(mutation) }
+
+    func events() -> AsyncStream<SocialEvent> { base.events() }
+}
