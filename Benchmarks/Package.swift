@@ -66,6 +66,18 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // `swift run -c release ChatVersus`: LiveSocial's message collection opened in a channel of
+        // 1,000,000 messages, and its catch-up after missed messages, against the embedded server.
+        .executableTarget(
+            name: "ChatVersus",
+            dependencies: [
+                .product(name: "LiveSocial", package: "swift-livedata"),
+                .product(name: "LiveSocialServer", package: "swift-livedata"),
+                .product(name: "LiveRepository", package: "swift-livedata"),
+                "BenchmarkSupport",
+            ],
+            swiftSettings: strict
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
