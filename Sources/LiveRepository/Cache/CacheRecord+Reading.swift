@@ -11,8 +11,12 @@ extension CacheRecord {
 
     /// The records matching `query` stored through `connection`, in its order, at most `limit`.
     ///
-    /// - Parameter position: when given, only the records after this (sort value, id) in the
-    ///   query's order: keyset paging, as in ``CacheQuery/condition(after:id:)``.
+    /// - Parameters:
+    ///   - query: which records, in which order.
+    ///   - position: when given, only the records after this (sort value, id) in the query's
+    ///     order: keyset paging, as in ``CacheQuery/condition(after:id:)``.
+    ///   - limit: the most records to return.
+    ///   - connection: the connection to read through.
     public static func read(
         _ query: CacheQuery<Self>, after position: (sortValue: SQLiteValue, id: String)? = nil, limit: Int = .max,
         from connection: SQLiteConnection
