@@ -23,7 +23,7 @@ let package = Package(
         // Bytes in use on the malloc heap (mallinfo2 on glibc, malloc_zone_statistics on Darwin).
         .target(name: "HeapStats", cSettings: [.unsafeFlags(["-Werror"])]),
         // Shared by the executables: number formatting for the printed tables, medians and
-        // duration conversions, and the seeded random number generator.
+        // duration conversions, the seeded random number generator, progress lines and scratch folders.
         .target(name: "BenchmarkSupport", swiftSettings: strict),
         // The three contenders and the scenarios run against each of them.
         .target(

@@ -42,6 +42,32 @@ struct Tag: CacheRecord {
         #expect(try await store.write { try $0.record(Tag.self, id: "t") } == Tag(id: "t"))
     }
 
+    @Test func deleteStaleClearsOnlyThePagesRangeAndKeepsLocalChanges() async throws {
+        // n1…n9 by rank; n4 has a local change the server has not seen, n8 is in another folder.
+        var notes = Note.numbered(9)
+        notes[3].syncState = .syncing
+        notes[7].folder = "archive"
+        let store = try await makeNoteStore(notes)
+        let inbox = CacheQuery<Note>([.equals("folder", .text("inbox"))], orderBy: "rank")
+        // A page after n2 through n6 that returned n3 and n6 only.
+        let deleted = try await store.write { transaction in
+            try transaction.deleteStale(inbox, after: (.int(2), "n2"), through: (.int(6), "n6"), keeping: ["n3", "n6"])
+        }
+        // Only n5: n4 is a local change, n2 and n7 lie outside the range.
+        #expect(deleted == 1)
+        let left = try await store.read { try Note.read(CacheQuery<Note>(orderBy: "rank"), from: $0).map(\.id) }
+        #expect(left == ["n1", "n2", "n3", "n4", "n6", "n7", "n8", "n9"])
+
+        // A last page (no end) newest first from n9 down: everything older that it did not return goes.
+        let newestFirst = inbox.reversed
+        let last = try await store.write { transaction in
+            try transaction.deleteStale(newestFirst, after: (.int(9), "n9"), through: nil, keeping: ["n3"])
+        }
+        let after = try await store.read { try Note.read(CacheQuery<Note>(orderBy: "rank"), from: $0).map(\.id) }
+        #expect(after == ["n3", "n4", "n8", "n9"])
+        #expect(last == 4)  // n1, n2, n6, n7
+    }
+
     @Test func deleteReportsWhetherARowWasDeleted() async throws {
         let store = try await makeNoteStore([Note(id: "a", rank: 1)])
         let results = try await store.write { transaction in

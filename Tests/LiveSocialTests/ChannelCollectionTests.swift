@@ -120,6 +120,34 @@ struct ChannelCollectionTests {
         await #expect(throws: SocialAPIError.self) { try await empty.client.createChannelCollection().loadMore() }
     }
 
+    @Test func theCompletionHandlerAndEventsMirrorTheAsyncCallsAndTheDelegate() async throws {
+        let fixture = try await ClientFixture()
+        let collection = fixture.client.createChannelCollection(pageSize: 2)
+        let recorder = ChannelCollectionRecorder()
+        collection.delegate = recorder
+        let events = Deliveries<ChannelCollectionEvent>()
+        let observer = collection.events.observeForever { if let event = $0 { events.record(event) } }
+        let pages = Deliveries<[Channel]>()
+        collection.loadMore { channels, error in
+            #expect(error == nil)
+            pages.record(channels ?? [])
+        }
+        let page = try await pages.next()
+        #expect(page.map(\.id) == Array((try await fixture.server.records(.channels())).prefix(2)).map(\.id))
+        #expect(collection.channels.map(\.id) == page.map(\.id))
+
+        let top = try #require(collection.channels.first)
+        _ = try await fixture.server.perform(.sendText("ping", channelId: top.id, clientRequestId: "p1"), as: "alan")
+        let heard = try await recorder.log.next()
+        #expect(try await events.next() == heard)
+
+        collection.dispose()
+        let refused = Deliveries<(any Error)?>()
+        collection.loadMore { _, error in refused.record(error) }
+        #expect(try await refused.next() as? ChatError == .disposed)
+        collection.events.remove(observer: observer)
+    }
+
     @Test func aDisposedCollectionIsSilentAndReleased() async throws {
         let fixture = try await ClientFixture()
         var collection: ChannelCollection? = fixture.client.createChannelCollection()

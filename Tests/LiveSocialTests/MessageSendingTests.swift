@@ -50,10 +50,7 @@ struct MessageSendingTests {
         let fixture = try await ClientFixture()
         fixture.server.rejectMessages(containing: "spam", reason: "no spam here")
         let (collection, recorder, _) = try await openCollection(fixture.client)
-        await #expect(throws: SocialAPIError.rejected("no spam here")) {
-            try await fixture.client.messages.send("buy spam", to: "general")
-        }
-        let (failed, failedContext) = try await next(.updated, .failed, in: recorder)
+        let (failed, failedContext) = try await sendRejected("buy spam", from: fixture.client, in: recorder)
         let requestId = failed.clientRequestId
         #expect(failedContext.source == .local)
         #expect(failed.sendingStatus == .failed)
@@ -576,10 +573,7 @@ struct MessageSendingTests {
         #expect(await fixture.client.messages.cancel(sent) == false)
         #expect(await fixture.client.messages.cancel(pendingCopy) == false)
 
-        await #expect(throws: SocialAPIError.rejected("no spam here")) {
-            try await fixture.client.messages.send("spam again", to: "general")
-        }
-        let (failed, _) = try await next(.updated, .failed, in: recorder)
+        let (failed, _) = try await sendRejected("spam again", from: fixture.client, in: recorder)
         #expect(await fixture.client.messages.cancel(failed) == false)
 
         try await fixture.settle()
@@ -617,10 +611,7 @@ struct MessageSendingTests {
         let fixture = try await ClientFixture()
         fixture.server.rejectMessages(containing: "spam", reason: "no spam here")
         let (collection, recorder, _) = try await openCollection(fixture.client)
-        await #expect(throws: SocialAPIError.rejected("no spam here")) {
-            try await fixture.client.messages.send("spam one", to: "general")
-        }
-        let (failed, _) = try await next(.updated, .failed, in: recorder)
+        let (failed, _) = try await sendRejected("spam one", from: fixture.client, in: recorder)
         let requestId = failed.clientRequestId
 
         #expect(try await fixture.client.messages.removeFailed([failed]) == [requestId])
@@ -636,10 +627,7 @@ struct MessageSendingTests {
 
         // A sent message is left alone, also next to a failed one.
         let sent = try await fixture.client.messages.send("a good one", to: "general")
-        await #expect(throws: SocialAPIError.rejected("no spam here")) {
-            try await fixture.client.messages.send("spam two", to: "general")
-        }
-        let (secondFailed, _) = try await next(.updated, .failed, in: recorder)
+        let (secondFailed, _) = try await sendRejected("spam two", from: fixture.client, in: recorder)
         #expect(try await fixture.client.messages.removeFailed([sent]) == [])
         #expect(try await fixture.client.messages.removeFailed([sent, secondFailed]) == [secondFailed.clientRequestId])
         _ = try await next(.deleted, .failed, of: secondFailed.clientRequestId, in: recorder)
@@ -933,6 +921,18 @@ private func next(
     }
     let message = try #require(event.messages.first { requestId == nil || $0.clientRequestId == requestId })
     return (message, try #require(event.context))
+}
+
+/// Sends a message the server's "spam" rule rejects, expects the send to throw the rejection,
+/// and returns the failed message and its report's context.
+@MainActor
+private func sendRejected(
+    _ text: String, from client: SocialClient, in recorder: MessageCollectionRecorder
+) async throws -> (Message, MessageContext) {
+    await #expect(throws: SocialAPIError.rejected("no spam here")) {
+        try await client.messages.send(text, to: "general")
+    }
+    return try await next(.updated, .failed, in: recorder)
 }
 
 /// Waits for reports until `condition` holds.

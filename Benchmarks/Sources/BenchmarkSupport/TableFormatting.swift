@@ -1,4 +1,4 @@
-// Number formatting for the benchmark tables, shared by LiveDataVersus and RepositoryVersus.
+// Number formatting for the benchmark tables, shared by the benchmark executables.
 
 /// Three significant digits or so: 1234 → "1,234", 56.78 → "56.8", 3.456 → "3.46", 0.0123 → "0.012".
 public func formatted(_ value: Double) -> String {

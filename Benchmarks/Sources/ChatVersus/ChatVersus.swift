@@ -12,7 +12,7 @@ struct ChatVersus {
     /// (the cache delivers its completions on the main queue).
     @MainActor
     static func main() {
-        _ = launch
+        _ = progress
         Task { @MainActor in exit(await start()) }
         RunLoop.main.run()
     }
@@ -40,10 +40,7 @@ struct ChatVersus {
     static func run(_ report: inout Report) async throws {
         let settings = report.settings
         report.cores = ProcessInfo.processInfo.activeProcessorCount
-        let folder = FileManager.default.temporaryDirectory
-            .appendingPathComponent("ChatVersus-\(ProcessInfo.processInfo.processIdentifier)")
-        try? FileManager.default.removeItem(at: folder)
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try progress.scratchFolder("cache")
         defer { try? FileManager.default.removeItem(at: folder) }
 
         let fixture = try await ChatFixture.make(messages: settings.messages, folder: folder) { progress("setup: \($0)") }
@@ -67,11 +64,6 @@ struct ChatVersus {
         await fixture.client.store.close()
     }
 
-    static func progress(_ text: String) {
-        let elapsed = formatted(seconds(launch.duration(to: .now)))
-        FileHandle.standardError.write(Data("[ChatVersus \(elapsed) s] \(text)\n".utf8))
-    }
-
-    /// When the process started, near enough: the first progress line.
-    static let launch = ContinuousClock.now
+    /// Progress lines on standard error, timed from the process's start (near enough).
+    static let progress = RunLog("ChatVersus")
 }

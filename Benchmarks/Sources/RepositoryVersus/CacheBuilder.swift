@@ -42,13 +42,4 @@ enum CacheBuilder {
     static func open(_ url: URL) throws -> LiveStore {
         try LiveStore(location: .file(url), migrations: LiveSocialSchema.migrations)
     }
-
-    /// A new empty folder in the temporary directory.
-    static func temporaryFolder(_ name: String) throws -> URL {
-        let url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("RepositoryVersus-\(name)-\(ProcessInfo.processInfo.processIdentifier)")
-        try? FileManager.default.removeItem(at: url)
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
 }

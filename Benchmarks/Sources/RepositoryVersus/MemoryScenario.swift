@@ -46,7 +46,7 @@ enum MemoryScenario {
 
     /// Builds the cache in one child process and measures in another, and reads the result.
     nonisolated static func inChildProcess(rows: Int) throws -> MemoryReading {
-        let folder = try CacheBuilder.temporaryFolder("memory")
+        let folder = try RepositoryVersus.progress.scratchFolder("memory")
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("cache.sqlite").path
         _ = try child(["memory-build", String(rows), path])

@@ -18,7 +18,7 @@ struct RepositoryVersus {
     @MainActor
     static func main() {
         let residentAtStart = ResidentMemory.bytes()
-        _ = launch
+        _ = progress
         Task { @MainActor in exit(await start(residentAtStart: residentAtStart)) }
         RunLoop.main.run()
     }
@@ -41,7 +41,7 @@ struct RepositoryVersus {
             if arguments.first == "events" {
                 // Scenario 2 alone, ours only, for profiling: `RepositoryVersus events [count]`.
                 let count = arguments.dropFirst().first.flatMap { Int($0) } ?? 100_000
-                let folder = try CacheBuilder.temporaryFolder("events")
+                let folder = try progress.scratchFolder("events")
                 defer { try? FileManager.default.removeItem(at: folder) }
                 let run = try await EventScenario(events: count, folder: folder, budget: .seconds(5)).liveStore(round: 0)
                 print("\(grouped(count)) events: \(grouped(Int(run.eventsPerSecond))) events/s, \(run.seconds) s")
@@ -65,7 +65,7 @@ struct RepositoryVersus {
     static func run(_ report: inout Report) async throws {
         let settings = report.settings
         report.cores = ProcessInfo.processInfo.activeProcessorCount
-        let folder = try CacheBuilder.temporaryFolder("main")
+        let folder = try progress.scratchFolder("main")
         defer { try? FileManager.default.removeItem(at: folder) }
 
         // 3 first, in a process of its own, while this one is still small.
@@ -127,11 +127,6 @@ struct RepositoryVersus {
         return "channel-\(random.next() % UInt64(channels))"
     }
 
-    static func progress(_ text: String) {
-        let elapsed = formatted(seconds(launch.duration(to: .now)))
-        FileHandle.standardError.write(Data("[RepositoryVersus \(elapsed) s] \(text)\n".utf8))
-    }
-
-    /// When the process started, near enough: the first progress line.
-    static let launch = ContinuousClock.now
+    /// Progress lines on standard error, timed from the process's start (near enough).
+    static let progress = RunLog("RepositoryVersus")
 }

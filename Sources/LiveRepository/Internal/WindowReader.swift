@@ -59,18 +59,13 @@ struct WindowReader<Record: CacheRecord>: Sendable {
         return (condition, bindings)
     }
 
-    /// Deletes the cached rows of a server page's range that the page did not return: the
-    /// server no longer has them. Rows with a `syncState` column that is not `synced` are local
-    /// changes the server has not seen yet, and are kept.
+    /// Deletes the cached rows of a server page's range that the page did not return; see
+    /// ``CacheTransaction/deleteStale(_:after:through:keeping:)``.
     func deleteStale(after key: RowKey?, through boundary: CollectionWindow.Boundary, keeping ids: [String],
                      in transaction: CacheTransaction) throws {
-        var (condition, bindings) = range(after: key, through: boundary)
-        condition += " AND id NOT IN (SELECT value FROM json_each(?))"
-        bindings.append(.text(Self.jsonArray(ids)))
-        if table.columnIndex("syncState") != nil {
-            condition += " AND syncState = 'synced'"
-        }
-        try transaction.deleteRows(of: table, where: condition, bindings)
+        let end: RowKey? = if case .through(let last) = boundary { last } else { nil }
+        try transaction.deleteStale(
+            anchorOrder, after: key.map { ($0.value, $0.id) }, through: end.map { ($0.value, $0.id) }, keeping: ids)
     }
 
     /// The key of a record in this query's order.
@@ -105,24 +100,6 @@ struct WindowReader<Record: CacheRecord>: Sendable {
 
     private static func key(_ row: SQLiteRow) -> RowKey {
         RowKey(value: row[1], id: row.string(2), rowid: row.int64(0))
-    }
-
-    private static func jsonArray(_ ids: [String]) -> String {
-        var text = "["
-        for (offset, id) in ids.enumerated() {
-            if offset > 0 { text += "," }
-            text += "\""
-            for scalar in id.unicodeScalars {
-                switch scalar {
-                case "\"": text += "\\\""
-                case "\\": text += "\\\\"
-                case _ where scalar.value < 0x20: text += String(format: "\\u%04x", scalar.value)
-                default: text.unicodeScalars.append(scalar)
-                }
-            }
-            text += "\""
-        }
-        return text + "]"
     }
 
     private static func jsonArray(_ rowids: some Collection<Int64>) -> String {

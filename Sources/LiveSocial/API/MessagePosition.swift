@@ -7,7 +7,9 @@
 /// A starting point is a time, not a message: ``before(_:inclusive:)`` and
 /// ``after(_:inclusive:)`` make the positions that open a list at a time, with or without the
 /// messages created at exactly that time.
-public struct MessagePosition: Sendable, Hashable {
+///
+/// Positions compare in history order: by creation time, then by id.
+public struct MessagePosition: Sendable, Hashable, Comparable {
     /// The creation time, in seconds since 1970.
     public var createdAt: Double
     /// The id that orders messages created at the same time.
@@ -34,6 +36,11 @@ public struct MessagePosition: Sendable, Hashable {
     /// (and at it, when `inclusive`).
     public static func after(_ time: Double, inclusive: Bool) -> MessagePosition {
         MessagePosition(createdAt: time, id: inclusive ? "" : maximumID)
+    }
+
+    /// Whether `a` comes before `b` in history: by creation time, then by id.
+    public static func < (a: MessagePosition, b: MessagePosition) -> Bool {
+        (a.createdAt, a.id) < (b.createdAt, b.id)
     }
 
     /// An id greater than any id in use: the largest Unicode scalar, which sorts after every other

@@ -43,7 +43,8 @@ public final class ChannelCollection {
     private var syncSequence: Int64?
     private var isInSync = false
     private var isSyncing = false
-    private var tasks: [Task<Void, Never>] = []
+    /// The catch-up under way, canceled by ``dispose()``.
+    private var catchUpTask: Task<Void, Never>?
 
     init(client: SocialClient, types: Set<ChannelType>?, pageSize: Int) {
         precondition(pageSize > 0, "a page holds at least one channel")
@@ -71,7 +72,7 @@ public final class ChannelCollection {
         guard hasMore else { throw ChatError.noMorePages }
         isLoading = true
         defer { isLoading = false }
-        let start = channels.last.map { (SQLiteValue.real($0.lastActivityAt), $0.id) }
+        let start = channels.last.map(Self.position(of:))
         let cacheQuery = query.cacheQuery
         let size = pageSize
         let cached = (try? await client.store.read { try Channel.read(cacheQuery, after: start, limit: size, from: $0) }) ?? []
@@ -112,19 +113,21 @@ public final class ChannelCollection {
     }
 
     /// Writes a server page to the cache and deletes the cached channels it shows are gone.
-    private func replace(_ page: RemotePage<Channel>, after start: (SQLiteValue, String)?) async throws {
+    private func replace(_ page: RemotePage<Channel>, after start: (sortValue: SQLiteValue, id: String)?) async throws {
         let cacheQuery = query.cacheQuery
-        let returned = Set(page.records.map(\.id))
-        let end = page.nextCursor == nil ? nil : page.records.last
+        let end = page.nextCursor == nil ? nil : page.records.last.map(Self.position(of:))
         try await client.store.write { transaction in
-            var stale = try Channel.read(cacheQuery, after: start.map { (sortValue: $0.0, id: $0.1) }, from: transaction.connection)
-            if let end { stale = Array(stale.prefix { !Self.precedes(end, $0) }) }
-            for channel in stale where !returned.contains(channel.id) { try transaction.delete(Channel.self, id: channel.id) }
-            for channel in page.records { try transaction.upsert(channel) }
+            try transaction.deleteStale(cacheQuery, after: start, through: end, keeping: page.records.map(\.id))
+            try transaction.upsert(contentsOf: page.records)
         }
     }
 
     // MARK: The list
+
+    /// A channel's place in the query's order, as keyset reads take it.
+    nonisolated static func position(of channel: Channel) -> (sortValue: SQLiteValue, id: String) {
+        (.real(channel.lastActivityAt), channel.id)
+    }
 
     /// Whether `a` comes before `b` in the list: more recently active, then by id, as the query orders.
     nonisolated static func precedes(_ a: Channel, _ b: Channel) -> Bool {
@@ -162,8 +165,8 @@ public final class ChannelCollection {
         isDisposed = true
         delegate = nil
         client.removeChatListener(self)
-        for task in tasks { task.cancel() }
-        tasks = []
+        catchUpTask?.cancel()
+        catchUpTask = nil
         channels = []
     }
 }
@@ -198,8 +201,7 @@ extension ChannelCollection: ChatChangeListener {
 
     func clientDidConnect() {
         guard !isDisposed, !isSyncing, let since = syncSequence else { return }
-        let task = Task { [weak self] in _ = await self?.catchUp(since: since) }
-        tasks.append(task)
+        catchUpTask = Task { [weak self] in _ = await self?.catchUp(since: since) }
     }
 
     func clientDidDisconnect() {

@@ -50,14 +50,10 @@ extension MessageCollection {
         let result: Result<([Message], [Message], [Message], Channel?), any Error>
         do {
             result = .success(try await client.store.read { connection in
-                let locals = try Self.localMessages(in: channelId, of: userId, from: connection)
-                // Pending copies sort among the others: read past them.
-                let extra = locals.count
-                let before = try Message.read(older, after: olderStart.tuple, limit: previous + 1 + extra, from: connection)
-                    .filter { !$0.isPending }.prefix(previous + 1)
-                let after = try Message.read(newer, after: newerStart.tuple, limit: next + 1 + extra, from: connection)
-                    .filter { !$0.isPending }.prefix(next + 1)
-                return (Array(before), Array(after), locals, try Channel.read(id: channelId, from: connection))
+                let locals = try Message.local(of: userId, in: channelId, from: connection)
+                let before = try Self.listed(older, after: olderStart, limit: previous + 1, skipping: locals, from: connection)
+                let after = try Self.listed(newer, after: newerStart, limit: next + 1, skipping: locals, from: connection)
+                return (before, after, locals, try Channel.read(id: channelId, from: connection))
             })
         } catch {
             result = .failure(error)
@@ -70,19 +66,14 @@ extension MessageCollection {
             succeeded = Self.merge(before.prefix(previous), after.prefix(next)).map(params.project)
             // The cache may lack messages: without a message beyond a side, that side ends at
             // what was loaded, and only the server can say whether more exist.
-            let (olderStart, newerStart) = startPositions
             olderBound = before.count > previous ? .excluding(MessagePosition(of: before[previous]))
                 : .including(succeeded.first.map(MessagePosition.init(of:)) ?? olderStart)
-            hasPreviousValue = true
             if after.count > next {
                 newerBound = .excluding(MessagePosition(of: after[next]))
-                hasNextValue = true
             } else if startingPoint >= client.now() {
                 newerBound = .open
-                hasNextValue = false
             } else {
                 newerBound = .including(succeeded.last.map(MessagePosition.init(of:)) ?? newerStart)
-                hasNextValue = true
             }
             publish()
             handler?(succeededMessages, nil)
@@ -109,8 +100,6 @@ extension MessageCollection {
             try await replace(newerPage, after: newerStart, newestFirst: false, keeping: next, channel: nil)
             guard !isDisposed else { return }
             let old = succeeded
-            hasPreviousValue = olderPage.count > previous
-            hasNextValue = newerPage.count > next
             olderBound = .after(page: olderPage, keeping: previous)
             newerBound = .after(page: newerPage, keeping: next)
             succeeded = []
@@ -226,11 +215,12 @@ extension MessageCollection {
         if isDisposed { throw ChatError.disposed }
         guard isInitialized else { throw ChatError.notStarted }
         guard !(newestFirst ? isLoadingPrevious : isLoadingNext) else { throw ChatError.loadInProgress }
-        guard newestFirst ? hasPreviousValue : hasNextValue else { throw ChatError.noMorePages }
+        guard newestFirst ? hasPrevious : hasNext else { throw ChatError.noMorePages }
         setLoading(newestFirst, true)
         defer { setLoading(newestFirst, false) }
         // A side that opened empty pages with the default size.
-        let size = (newestFirst ? params.previousResultSize : params.nextResultSize).nonZero(or: Self.defaultPageSize)
+        let resultSize = newestFirst ? params.previousResultSize : params.nextResultSize
+        let size = resultSize == 0 ? Self.defaultPageSize : resultSize
         let edge = newestFirst ? succeeded.first : succeeded.last
         let start = edge.map(MessagePosition.init(of:)) ?? (newestFirst ? startPositions.older : startPositions.newer)
         let query = params.query(channelId: channelId, newestFirst: newestFirst)
@@ -240,9 +230,8 @@ extension MessageCollection {
         let channelId = self.channelId
         let userId = client.userId
         let cached = (try? await client.store.read { connection -> [Message] in
-            let extra = try Self.localMessages(in: channelId, of: userId, from: connection).count
-            return Array(try Message.read(cacheQuery, after: start.tuple, limit: size + 1 + extra, from: connection)
-                .filter { !$0.isPending }.prefix(size))
+            let locals = try Message.local(of: userId, in: channelId, from: connection)
+            return try Self.listed(cacheQuery, after: start, limit: size, skipping: locals, from: connection)
         }) ?? []
         if isDisposed { throw ChatError.disposed }
         let cachedPage = cached.map(params.project)
@@ -270,10 +259,8 @@ extension MessageCollection {
         succeeded.removeAll { message in cachedPage.contains { $0.id == message.id } && !keptIDs.contains(message.id) }
         for message in page.prefix(size) { insertSucceeded(params.project(message)) }
         if newestFirst {
-            hasPreviousValue = page.count > size
             olderBound = .after(page: page, keeping: size)
         } else {
-            hasNextValue = page.count > size
             newerBound = .after(page: page, keeping: size)
         }
         // Changes that came meanwhile win over the page; those now in range were not reported yet.
@@ -322,7 +309,7 @@ extension MessageCollection {
 
     /// Writes a server page to the cache and clears the cached messages it shows are gone: those
     /// listed between `start` and the page's last kept message (or beyond, when the page was the
-    /// last) that the server did not return. Pending messages are never touched.
+    /// last) that the server did not return. Pending messages and local edits are never touched.
     private func replace(
         _ page: [Message], after start: MessagePosition, newestFirst: Bool, keeping size: Int, channel: Channel?
     ) async throws {
@@ -335,10 +322,8 @@ extension MessageCollection {
         let protected = Set(arrivals.keys)
         try await client.store.write { transaction in
             // A page that keeps nothing proves nothing about the cache.
-            let stale = size == 0 ? [] : try Self.cached(query, after: start, through: end, newestFirst: newestFirst,
-                                                        from: transaction.connection)
-            for message in stale where !message.isPending && !returned.contains(message.id) && !protected.contains(message.id) {
-                try transaction.delete(Message.self, id: message.id)
+            if size > 0 {
+                try transaction.deleteStale(query, after: start.tuple, through: end?.tuple, keeping: returned.union(protected))
             }
             for message in page where !protected.contains(message.id) {
                 try SocialRecord.message(message).store(in: transaction, ownerId: userId)
@@ -347,29 +332,14 @@ extension MessageCollection {
         }
     }
 
-    /// The user's pending and failed messages in a channel.
-    nonisolated static func localMessages(in channelId: String, of userId: String, from connection: SQLiteConnection) throws -> [Message] {
-        try Message.local(of: userId, in: channelId, from: connection)
-    }
-
-    /// The cached messages of `query` after `start` through `end` (to the end of history when nil),
-    /// read in chunks so that only the range is read.
-    nonisolated private static func cached(
-        _ query: CacheQuery<Message>, after start: MessagePosition, through end: MessagePosition?, newestFirst: Bool,
+    /// Up to `limit` cached messages of `query` after `start`, without the user's pending and
+    /// failed copies (`locals`), which sort among them: the read goes past them.
+    nonisolated private static func listed(
+        _ query: CacheQuery<Message>, after start: MessagePosition, limit: Int, skipping locals: [Message],
         from connection: SQLiteConnection
     ) throws -> [Message] {
-        let chunk = 256
-        var result: [Message] = []
-        var position = start
-        while true {
-            let rows = try Message.read(query, after: position.tuple, limit: chunk, from: connection)
-            for row in rows {
-                if let end, newestFirst ? precedes(row, end.message) : precedes(end.message, row) { return result }
-                result.append(row)
-            }
-            guard rows.count == chunk, let last = rows.last else { return result }
-            position = MessagePosition(of: last)
-        }
+        let rows = try Message.read(query, after: start.tuple, limit: limit + locals.count, from: connection)
+        return Array(rows.filter { !$0.isPending }.prefix(limit))
     }
 
     /// Two sides of a window as one list, oldest first, without repeats.
@@ -383,13 +353,4 @@ extension MessagePosition {
     /// The position as the (sort value, id) pair keyset reads take.
     var tuple: (sortValue: SQLiteValue, id: String) { (.real(createdAt), id) }
 
-    /// A message standing for the position, for ordering comparisons.
-    var message: Message {
-        Message(id: id, clientRequestId: id, channelId: "", userId: "", text: "", createdAt: createdAt, updatedAt: createdAt)
-    }
-}
-
-extension Int {
-    /// The value, or `replacement` when it is zero.
-    func nonZero(or replacement: Int) -> Int { self == 0 ? replacement : self }
 }

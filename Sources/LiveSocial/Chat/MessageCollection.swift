@@ -56,12 +56,10 @@ public final class MessageCollection {
     /// The user's pending and failed messages in the channel, by client request id.
     var locals: [String: Message] = [:]
     var channelValue: Channel?
-    var hasPreviousValue = true
-    var hasNextValue = true
     /// Where the loaded part of history ends on the older side; a message beyond it is not listed
-    /// until a page brings it.
+    /// until a page brings it. Open once the server said nothing is older.
     var olderBound = HistoryBound.including(MessagePosition(createdAt: -.infinity, id: ""))
-    /// Where the loaded part of history ends on the newer side.
+    /// Where the loaded part of history ends on the newer side; open once nothing is newer.
     var newerBound = HistoryBound.including(MessagePosition(createdAt: .infinity, id: ""))
     var isStarted = false
     /// Whether the start finished (the server answered or failed): pages may load from then on.
@@ -105,10 +103,10 @@ public final class MessageCollection {
     /// The user's messages that failed to send, oldest first: resend or remove them.
     public var failedMessages: [Message] { localMessages(.failed) }
     /// Whether older messages can be loaded with ``loadPrevious()``.
-    public var hasPrevious: Bool { hasPreviousValue }
+    public var hasPrevious: Bool { !olderBound.isOpen }
     /// Whether newer messages can be loaded with ``loadNext()``; while true, new messages are not
     /// added by themselves.
-    public var hasNext: Bool { hasNextValue }
+    public var hasNext: Bool { !newerBound.isOpen }
     /// The channel, once read from the cache or the server.
     public var channel: Channel? { channelValue }
 
@@ -118,7 +116,7 @@ public final class MessageCollection {
 
     /// Whether `a` comes before `b` in history: by creation time, then id.
     nonisolated static func precedes(_ a: Message, _ b: Message) -> Bool {
-        (a.createdAt, a.id) < (b.createdAt, b.id)
+        MessagePosition(of: a) < MessagePosition(of: b)
     }
 
     /// Sets ``snapshot`` when the list changed.
@@ -128,8 +126,8 @@ public final class MessageCollection {
         snapshot.succeededMessages = succeededMessages
         snapshot.pendingMessages = pendingMessages
         snapshot.failedMessages = failedMessages
-        snapshot.hasPrevious = hasPreviousValue
-        snapshot.hasNext = hasNextValue
+        snapshot.hasPrevious = hasPrevious
+        snapshot.hasNext = hasNext
         snapshot.channel = channelValue
         if snapshot != snapshotData.data { snapshotData.data = snapshot }
     }
@@ -195,12 +193,16 @@ enum HistoryBound {
     /// Whether `position` is on the inner side of the bound: above it for the older end
     /// (`fromBelow`), below it for the newer end.
     func admits(_ position: MessagePosition, fromBelow: Bool) -> Bool {
-        let key = (position.createdAt, position.id)
         switch self {
-        case .open: return true
-        case .including(let bound): return fromBelow ? key >= (bound.createdAt, bound.id) : key <= (bound.createdAt, bound.id)
-        case .excluding(let bound): return fromBelow ? key > (bound.createdAt, bound.id) : key < (bound.createdAt, bound.id)
+        case .open: true
+        case .including(let bound): fromBelow ? position >= bound : position <= bound
+        case .excluding(let bound): fromBelow ? position > bound : position < bound
         }
+    }
+
+    /// Whether nothing lies beyond: there is nothing more to load on this side.
+    var isOpen: Bool {
+        if case .open = self { true } else { false }
     }
 
     /// The bound a page answered by the server sets: just before the first message it left out

@@ -125,15 +125,11 @@ public final class SocialClient {
             change.upserts = [record]
         case .deleted(let key, _):
             change.removals = [key]
-        case .connected:
-            let wasConnected = isConnected
-            isConnected = true
-            if !wasConnected { connectionDidChange(connected: true) }
-            return
-        case .disconnected:
-            let wasConnected = isConnected
-            isConnected = false
-            if wasConnected { connectionDidChange(connected: false) }
+        case .connected, .disconnected:
+            let connected = event == .connected
+            guard connected != isConnected else { return }
+            isConnected = connected
+            connectionDidChange(connected: connected)
             return
         }
         let sequence = event.sequence ?? 0
