@@ -34,6 +34,17 @@ let package = Package(
         // An in-process server implementing the remote API, for the sample and the tests.
         .target(name: "LiveSocialServer", dependencies: ["LiveSocial", "LiveRepository"]),
 
+        // Layer 3: the terminal sample. View models and the app's services (no terminal code).
+        .target(
+            name: "SampleApp",
+            dependencies: ["LiveData", "LiveRepository", "LiveSocial", "LiveSocialServer"],
+            path: "Samples/SampleApp"),
+        // Views (lifecycle owners), the screen and the keyboard (no repository code).
+        .target(name: "SampleTerminal", dependencies: ["SampleApp", "LiveData"], path: "Samples/SampleTerminal"),
+        // The executable: reads its options and runs the terminal app.
+        .executableTarget(
+            name: "LiveDataSample", dependencies: ["SampleTerminal", "SampleApp"], path: "Samples/LiveDataSample"),
+
         // Helpers shared by the test targets (a seeded generator, an awaitable delivery log).
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "LiveDataTests", dependencies: ["LiveData", "TestSupport"]),
@@ -42,6 +53,11 @@ let package = Package(
             name: "LiveSocialTests",
             dependencies: ["LiveSocial", "LiveSocialServer", "LiveRepository", "TestSupport"]),
         .testTarget(name: "LiveSocialServerTests", dependencies: ["LiveSocialServer", "LiveSocial", "TestSupport"]),
+        .testTarget(
+            name: "SampleAppTests",
+            dependencies: ["SampleApp", "SampleTerminal", "LiveData", "LiveSocial", "LiveSocialServer", "TestSupport"]),
+        // Runs the built executable with scripted input; depends on it so that it is built first.
+        .testTarget(name: "SampleEndToEndTests", dependencies: ["LiveDataSample", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

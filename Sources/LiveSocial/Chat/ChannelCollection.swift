@@ -33,13 +33,15 @@ public final class ChannelCollection {
     public private(set) var hasMore = true
     /// Whether ``dispose()`` was called.
     public private(set) var isDisposed = false
+    /// Whether a page has come from the server: until then the list shows only cached channels
+    /// (a view's "local" state); afterwards it is fresh and kept current.
+    public private(set) var hasLoadedFromServer = false
 
     private let client: SocialClient
     private let eventData = MutableLiveData<ChannelCollectionEvent>()
     private let snapshotData = MutableLiveData<[Channel]>(data: [])
     private var cursor: String?
     private var isLoading = false
-    private var hasLoadedFromServer = false
     private var syncSequence: Int64?
     private var isInSync = false
     private var isSyncing = false

@@ -1,0 +1,21 @@
+/// Why the sample cannot start, in words a person can act on.
+public enum SampleError: Error, Hashable, CustomStringConvertible {
+    /// The data folder cannot be created or written.
+    case dataFolder(String, reason: String)
+    /// The embedded server's database cannot be opened (damaged, or written by a newer version).
+    case serverDatabase(String, reason: String)
+    /// The `--user` is not one of the server's users.
+    case unknownUser(String, known: [String])
+
+    /// The error in words, with what to do about it.
+    public var description: String {
+        switch self {
+        case .dataFolder(let path, let reason):
+            "cannot use the data folder \(path): \(reason). Choose another with --data or LIVEDATA_SAMPLE_DATA."
+        case .serverDatabase(let path, let reason):
+            "cannot open the embedded server's database \(path): \(reason). Start over with --reset, or choose another folder with --data."
+        case .unknownUser(let user, let known):
+            "there is no user '\(user)'; sign in as one of: \(known.joined(separator: ", "))."
+        }
+    }
+}

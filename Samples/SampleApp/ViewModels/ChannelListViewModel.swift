@@ -1,0 +1,110 @@
+import LiveData
+import LiveSocial
+
+/// The channel list: every channel, most recently active first, with its unread count and newest
+/// message, kept current by real-time events and by the change log after being offline.
+///
+/// ``rows`` is a `MediatorLiveData` over the collection's snapshot and the read markers, so it
+/// follows both, and only while a view observes it.
+@MainActor
+public final class ChannelListViewModel: ChannelCollectionDelegate {
+    private let environment: SampleEnvironment
+    private let collection: ChannelCollection
+    private let rowsData = MediatorLiveData<[ChannelRow]>()
+    private let statusData = MutableLiveData(data: ScreenStatus())
+    private let hasMoreData = MutableLiveData(data: true)
+    private var cacheObserver: Observer<[Channel]?>?
+
+    /// The channels, most recently active first.
+    public var rows: LiveData<[ChannelRow]> { rowsData }
+    /// Loading, local or fresh, and the last error or catch-up.
+    public var status: LiveData<ScreenStatus> { statusData }
+    /// Whether ``loadMore()`` can bring more channels.
+    public var hasMore: LiveData<Bool> { hasMoreData }
+
+    /// Creates the view model; ``load()`` reads the first page.
+    public init(environment: SampleEnvironment) {
+        self.environment = environment
+        self.collection = environment.client.createChannelCollection()
+        collection.delegate = self
+        let markers = environment.readMarkers
+        rowsData.addSource(collection.snapshot) { [unowned self] channels in
+            rowsData.data = Self.rows(channels ?? [], markers: markers.counts.data ?? [:])
+        }
+        rowsData.addSource(markers.counts) { [unowned self] counts in
+            rowsData.data = Self.rows(collection.channels, markers: counts ?? [:])
+        }
+        // Cached channels shown before the server's page: the list is local until it answers.
+        cacheObserver = collection.snapshot.observeForever { [unowned self] channels in
+            guard !collection.hasLoadedFromServer, channels?.isEmpty == false else { return }
+            update { $0.source = .local }
+        }
+    }
+
+    /// Loads the first page: cached channels at once (local), then the server's (fresh).
+    public func load() async {
+        guard !collection.hasLoadedFromServer, statusData.data?.isLoading != true else { return }
+        await loadMore()
+    }
+
+    /// Loads the next page of channels.
+    public func loadMore() async {
+        guard collection.hasMore, statusData.data?.isLoading != true else { return }
+        update { $0.isLoading = true }
+        do {
+            try await collection.loadMore()
+            update {
+                $0.error = nil
+                $0.source = collection.hasLoadedFromServer ? .fresh : (collection.channels.isEmpty ? .none : .local)
+            }
+        } catch {
+            update { $0.error = ScreenStatus.describe(error) }
+        }
+        update { $0.isLoading = false }
+        hasMoreData.data = collection.hasMore
+    }
+
+    /// The id of the channel on row `index` (from 0), if there is one.
+    public func channelId(at index: Int) -> String? {
+        guard let rows = rowsData.data, rows.indices.contains(index) else { return nil }
+        return rows[index].id
+    }
+
+    /// Disposes of the channel collection; the view model does nothing afterwards.
+    public func close() {
+        if let cacheObserver { collection.snapshot.remove(observer: cacheObserver) }
+        collection.dispose()
+    }
+
+    private func update(_ change: (inout ScreenStatus) -> Void) {
+        var status = statusData.data ?? ScreenStatus()
+        change(&status)
+        if status != statusData.data { statusData.data = status }
+    }
+
+    static func rows(_ channels: [Channel], markers: [String: Int]) -> [ChannelRow] {
+        channels.map { channel in
+            ChannelRow(
+                id: channel.id, name: channel.displayName,
+                unreadCount: max(0, channel.messageCount - (markers[channel.id] ?? 0)),
+                lastMessage: channel.lastMessageText, lastActivityAt: channel.lastActivityAt)
+        }
+    }
+
+    // MARK: ChannelCollectionDelegate
+
+    /// Reports channels found by a change-log catch-up.
+    public func channelCollection(_ collection: ChannelCollection, context: ChannelContext, addedChannels: [Channel]) {
+        reportCatchUp(addedChannels.count, context)
+    }
+
+    /// Reports channels changed while offline, found by a change-log catch-up.
+    public func channelCollection(_ collection: ChannelCollection, context: ChannelContext, updatedChannels: [Channel]) {
+        reportCatchUp(updatedChannels.count, context)
+    }
+
+    private func reportCatchUp(_ count: Int, _ context: ChannelContext) {
+        guard context.source == .changelog else { return }
+        update { $0.notice = "caught up: \(count) channel\(count == 1 ? "" : "s") changed (change log)" }
+    }
+}

@@ -1,0 +1,241 @@
+import Foundation
+import LiveData
+import LiveSocial
+
+/// One channel's chat: its messages page by page, the user's own messages from pending to sent
+/// (or failed, to resend), and the catch-up after being offline.
+///
+/// The messages come from a `MessageCollection` whose `snapshot` this view model follows with
+/// `switchMap`: when a huge gap makes it replace the collection with a new one, ``messages``
+/// simply follows the new one.
+@MainActor
+public final class ChatViewModel: MessageCollectionDelegate {
+    /// The channel shown.
+    public let channelId: String
+    private let environment: SampleEnvironment
+    private let hugeGapThreshold: Int
+    private let collectionData = MutableLiveData<MessageCollection>()
+    private let statusData = MutableLiveData(data: ScreenStatus())
+    private let snapshotData: LiveData<MessageCollectionSnapshot>
+    private var startWaiter: CheckedContinuation<Void, Never>?
+    private var catchUpCount = 0
+    private var isClosed = false
+
+    /// The messages, oldest first: the server's, then the user's pending ones, then the failed ones.
+    public let messages: LiveData<[MessageRow]>
+    /// The channel's name.
+    public let title: LiveData<String>
+    /// Whether older messages can be loaded with ``loadPrevious()``.
+    public let hasPrevious: LiveData<Bool>
+    /// Loading, local or fresh, and the last error or catch-up.
+    public var status: LiveData<ScreenStatus> { statusData }
+
+    /// Creates the view model of a channel's chat; ``start()`` loads it.
+    ///
+    /// - Parameters:
+    ///   - channelId: the channel.
+    ///   - environment: the app's services.
+    ///   - hugeGapThreshold: how many changes a catch-up may bring before the chat reloads instead.
+    public init(channelId: String, environment: SampleEnvironment, hugeGapThreshold: Int = 300) {
+        self.channelId = channelId
+        self.environment = environment
+        self.hugeGapThreshold = hugeGapThreshold
+        let snapshot = collectionData.switchMap { $0?.snapshot }
+        let me = environment.userId
+        snapshotData = snapshot
+        messages = snapshot.map { Self.rows($0 ?? MessageCollectionSnapshot(), me: me) }
+        title = snapshot.map { $0?.channel?.displayName ?? channelId }.distinctUntilChanged()
+        hasPrevious = snapshot.map { $0?.hasPrevious ?? false }.distinctUntilChanged()
+        collectionData.data = makeCollection()
+    }
+
+    private var collection: MessageCollection? { isClosed ? nil : collectionData.data }
+
+    private func makeCollection() -> MessageCollection {
+        let collection = environment.client.createMessageCollection(
+            channelId: channelId, hugeGapThreshold: hugeGapThreshold)
+        collection.delegate = self
+        return collection
+    }
+
+    // MARK: Loading
+
+    /// Starts the chat at the newest messages: the cached ones at once (local), then the
+    /// server's (fresh). Returns once the server has answered, or failed to.
+    public func start() async {
+        guard let collection, startWaiter == nil else { return }
+        update { $0.isLoading = true }
+        await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
+            startWaiter = waiter
+            collection.startCollection(cacheResultHandler: { [weak self] messages, error in
+                self?.update { status in
+                    if let error { status.error = ScreenStatus.describe(error) }
+                    if messages?.isEmpty == false { status.source = .local }
+                }
+            }, apiResultHandler: { [weak self] _, error in
+                guard let self else { return }
+                update { status in
+                    status.isLoading = false
+                    if let error {
+                        status.error = ScreenStatus.describe(error)
+                    } else {
+                        status.error = nil
+                        status.source = .fresh
+                    }
+                }
+                resumeStart()
+            })
+        }
+    }
+
+    private func resumeStart() {
+        let waiter = startWaiter
+        startWaiter = nil
+        waiter?.resume()
+    }
+
+    /// Loads the page of older messages; nothing when there are none or a page is loading.
+    public func loadPrevious() async {
+        guard let collection, collection.hasPrevious, statusData.data?.isLoading != true else { return }
+        update { $0.isLoading = true }
+        do {
+            _ = try await collection.loadPrevious()
+            update { $0.error = nil }
+        } catch {
+            update { $0.error = ScreenStatus.describe(error) }
+        }
+        update { $0.isLoading = false }
+    }
+
+    // MARK: Sending
+
+    /// Sends `text`: it shows at once as pending, then as sent, or as failed with the reason.
+    ///
+    /// Offline, the message stays pending and is sent when the connection is back.
+    public func send(_ text: String) async {
+        let text = text.trimmingCharacters(in: .whitespaces)
+        guard !text.isEmpty, !isClosed else { return }
+        await deliver { try await $0.send(text, to: self.channelId) }
+    }
+
+    /// Sends every failed message again, oldest first.
+    public func resendFailed() async {
+        for message in collection?.failedMessages ?? [] {
+            await deliver { try await $0.resend(message) }
+        }
+    }
+
+    /// Removes every failed message, from the screen and the cache.
+    public func discardFailed() async {
+        guard let failed = collection?.failedMessages, !failed.isEmpty else { return }
+        do {
+            _ = try await environment.client.messages.removeFailed(failed)
+        } catch {
+            update { $0.error = ScreenStatus.describe(error) }
+        }
+    }
+
+    private func deliver(_ attempt: (MessageRepository) async throws -> Message) async {
+        do {
+            _ = try await attempt(environment.client.messages)
+            update { $0.error = nil }
+        } catch SocialAPIError.offline {
+            update { $0.error = "offline: the message will be sent when the connection is back" }
+        } catch {
+            update { $0.error = "not sent: \(ScreenStatus.describe(error)) (/resend to try again)" }
+        }
+    }
+
+    // MARK: Reading and leaving
+
+    /// Marks the messages on screen as read, so the channel list shows no unread count for them.
+    /// The view calls it whenever it shows new messages.
+    public func markRead() {
+        guard let channel = collection?.channel else { return }
+        environment.readMarkers.markRead(channelId, messageCount: channel.messageCount)
+    }
+
+    /// Disposes of the message collection; the view model does nothing afterwards.
+    public func close() {
+        guard !isClosed else { return }
+        isClosed = true
+        collectionData.data?.dispose()
+        resumeStart()
+    }
+
+    private func update(_ change: (inout ScreenStatus) -> Void) {
+        var status = statusData.data ?? ScreenStatus()
+        change(&status)
+        if status != statusData.data { statusData.data = status }
+    }
+
+    static func rows(_ snapshot: MessageCollectionSnapshot, me: String) -> [MessageRow] {
+        func row(_ message: Message, _ state: MessageRow.State) -> MessageRow {
+            MessageRow(
+                id: message.id, sender: message.userId, text: message.isDeleted ? "(deleted)" : message.text,
+                time: message.createdAt, state: state, isMine: message.userId == me)
+        }
+        return snapshot.succeededMessages.map { row($0, .sent) }
+            + snapshot.pendingMessages.map { row($0, .pending) }
+            + snapshot.failedMessages.map { row($0, .failed) }
+    }
+
+    // MARK: MessageCollectionDelegate
+
+    /// Counts messages found by a catch-up, and marks data fresh once a collection that started
+    /// offline reaches the server.
+    public func messageCollection(
+        _ collection: MessageCollection, context: MessageContext, channel: Channel?, addedMessages: [Message]
+    ) {
+        note(addedMessages.count, context)
+    }
+
+    /// Counts messages changed while offline, found by a catch-up.
+    public func messageCollection(
+        _ collection: MessageCollection, context: MessageContext, channel: Channel?, updatedMessages: [Message]
+    ) {
+        note(updatedMessages.count, context)
+    }
+
+    /// Counts messages deleted while offline, found by a catch-up.
+    public func messageCollection(
+        _ collection: MessageCollection, context: MessageContext, channel: Channel?, deletedMessages: [Message]
+    ) {
+        note(deletedMessages.count, context)
+    }
+
+    /// The channel changed: the title and unread count follow through the snapshot.
+    public func messageCollection(_ collection: MessageCollection, channelContext: ChannelContext, updatedChannel channel: Channel) {}
+
+    /// The channel is gone: says so; the view leaves.
+    public func messageCollection(_ collection: MessageCollection, channelContext: ChannelContext, deletedChannel channelId: String) {
+        update { $0.error = "this channel was deleted" }
+    }
+
+    /// Too much was missed: replaces the collection with a new one at the newest messages.
+    public func didDetectHugeGap(_ collection: MessageCollection) {
+        guard !isClosed else { return }
+        collection.dispose()
+        collectionData.data = makeCollection()
+        update {
+            $0.source = .none
+            $0.notice = "huge gap: over \(hugeGapThreshold) changes missed; reloaded the newest messages"
+        }
+        Task { await self.start() }
+    }
+
+    private func note(_ count: Int, _ context: MessageContext) {
+        switch context.source {
+        case .changelog:
+            catchUpCount += count
+            update { $0.notice = "caught up: \(catchUpCount) message change\(catchUpCount == 1 ? "" : "s") from the change log" }
+        case .api:
+            update {
+                $0.source = .fresh
+                $0.error = nil
+            }
+        case .event, .local, .cache:
+            catchUpCount = 0
+        }
+    }
+}

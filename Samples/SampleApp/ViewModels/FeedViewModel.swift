@@ -1,0 +1,111 @@
+import Foundation
+import LiveData
+import LiveRepository
+import LiveSocial
+
+/// A community's feed: its posts, newest first, in pages of 20, with the communities to switch
+/// between. Both are Amity-style live collections: cached rows first, then the server's, then
+/// every real-time change.
+@MainActor
+public final class FeedViewModel {
+    private let environment: SampleEnvironment
+    private let communityCollection: LiveCollection<Community>
+    private var postCollection: LiveCollection<Post>?
+    private var communityToken: NotificationToken?
+    private var postToken: NotificationToken?
+    private let communitiesData = MutableLiveData<[CommunityTab]>(data: [])
+    private let postsData = MutableLiveData<[PostRow]>(data: [])
+    private let statusData = MutableLiveData(data: ScreenStatus(isLoading: true))
+    private let hasMoreData = MutableLiveData(data: false)
+    private var communities: [Community] = []
+
+    /// The community whose feed is shown.
+    public private(set) var communityId: String
+    /// The communities, by name, the shown one selected.
+    public var tabs: LiveData<[CommunityTab]> { communitiesData }
+    /// The shown community's posts, newest first.
+    public var posts: LiveData<[PostRow]> { postsData }
+    /// Loading, local or fresh, and the last error, of the posts.
+    public var status: LiveData<ScreenStatus> { statusData }
+    /// Whether ``loadMore()`` can bring older posts.
+    public var hasMore: LiveData<Bool> { hasMoreData }
+
+    /// Creates the view model and starts loading the communities and the feed of `communityId`.
+    public init(communityId: String = "swift", environment: SampleEnvironment) {
+        self.environment = environment
+        self.communityId = communityId
+        communityCollection = environment.client.communities.communities()
+        communityToken = communityCollection.observe { [unowned self] collection, _, _ in
+            communities = collection.allObjects()
+            publishTabs()
+        }
+        show(communityId)
+    }
+
+    /// Shows the feed of another community, by id or by its number in ``tabs`` (from 1).
+    ///
+    /// - Returns: false when there is no such community.
+    @discardableResult
+    public func select(_ idOrNumber: String) -> Bool {
+        let id: String
+        if let number = Int(idOrNumber) {
+            guard communities.indices.contains(number - 1) else { return false }
+            id = communities[number - 1].id
+        } else {
+            guard communities.isEmpty || communities.contains(where: { $0.id == idOrNumber }) else { return false }
+            id = idOrNumber
+        }
+        guard id != communityId || postCollection == nil else { return true }
+        show(id)
+        return true
+    }
+
+    private func show(_ id: String) {
+        communityId = id
+        postToken?.invalidate()
+        let collection = environment.client.posts.communityFeed(communityId: id)
+        postCollection = collection
+        postToken = collection.bind(rows: postsData, status: statusData, hasMore: hasMoreData, Self.row)
+        publishTabs()
+    }
+
+    private func publishTabs() {
+        communitiesData.data = communities.map { CommunityTab(id: $0.id, name: $0.displayName, isSelected: $0.id == communityId) }
+    }
+
+    /// Loads the next page of older posts.
+    public func loadMore() {
+        postCollection?.nextPage()
+    }
+
+    /// The id of the post on row `index` (from 0), if there is one.
+    public func postId(at index: Int) -> String? {
+        guard let posts = postsData.data, posts.indices.contains(index) else { return nil }
+        return posts[index].id
+    }
+
+    /// Posts `text` in the shown community: it shows at once as syncing, then as stored.
+    public func post(_ text: String) async {
+        let text = text.trimmingCharacters(in: .whitespaces)
+        guard !text.isEmpty else { return }
+        do {
+            _ = try await environment.client.posts.create(text: text, in: .community, targetId: communityId)
+        } catch {
+            var status = statusData.data ?? ScreenStatus()
+            status.error = "not posted: \(ScreenStatus.describe(error))"
+            statusData.data = status
+        }
+    }
+
+    /// Stops following the collections.
+    public func close() {
+        communityToken?.invalidate()
+        postToken?.invalidate()
+    }
+
+    static func row(_ post: Post) -> PostRow {
+        PostRow(
+            id: post.id, author: post.authorId, text: post.text, commentCount: post.commentCount,
+            reactionCount: post.reactionCount, time: post.createdAt, isSyncing: post.syncState == .syncing)
+    }
+}

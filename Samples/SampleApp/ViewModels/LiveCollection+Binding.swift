@@ -1,0 +1,25 @@
+import LiveData
+import LiveRepository
+
+extension LiveCollection {
+    /// Follows this collection into a view model's holders: on every delivery, `rows` gets the
+    /// rows made by `transform`, `status` (if given) the loading and data status, keeping its notice,, and
+    /// `hasMore` whether another page can be loaded.
+    ///
+    /// - Returns: the observation's token; the view model keeps it for as long as it shows the collection.
+    func bind<Row>(
+        rows: MutableLiveData<[Row]>, status: MutableLiveData<ScreenStatus>? = nil, hasMore: MutableLiveData<Bool>? = nil,
+        _ transform: @escaping (Record) -> Row
+    ) -> NotificationToken {
+        observe { collection, _, error in
+            rows.data = collection.allObjects().map(transform)
+            if let status {
+                var next = ScreenStatus(loading: collection.loadingStatus, data: collection.dataStatus, error: error)
+                next.notice = status.data?.notice
+                if next != status.data { status.data = next }
+            }
+            let more = collection.hasNext || collection.hasPrevious
+            if let hasMore, hasMore.data != more { hasMore.data = more }
+        }
+    }
+}

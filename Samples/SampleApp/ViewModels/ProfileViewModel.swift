@@ -1,0 +1,86 @@
+import LiveData
+import LiveRepository
+import LiveSocial
+
+/// A user's profile: name, about and counts (a live object), whether the signed-in user follows
+/// them (another), and who follows them and whom they follow (two live collections).
+@MainActor
+public final class ProfileViewModel {
+    /// The user shown.
+    public let userId: String
+    private let environment: SampleEnvironment
+    private let user: LiveObject<User>
+    private let follow: LiveObject<Follow>
+    private let followerCollection: LiveCollection<Follow>
+    private let followingCollection: LiveCollection<Follow>
+    private var tokens: [NotificationToken] = []
+    private let summaryData = MutableLiveData<ProfileSummary>()
+    private let followersData = MutableLiveData<[String]>(data: [])
+    private let followingData = MutableLiveData<[String]>(data: [])
+    private let statusData = MutableLiveData(data: ScreenStatus(isLoading: true))
+
+    /// The head of the profile; nil until the user is known.
+    public var summary: LiveData<ProfileSummary> { summaryData }
+    /// The ids of the users who follow them, newest first.
+    public var followers: LiveData<[String]> { followersData }
+    /// The ids of the users they follow, newest first.
+    public var following: LiveData<[String]> { followingData }
+    /// Loading, local or fresh, and the last error, of the profile.
+    public var status: LiveData<ScreenStatus> { statusData }
+
+    /// Creates the view model and starts loading the profile of `userId`.
+    public init(userId: String, environment: SampleEnvironment) {
+        self.userId = userId
+        self.environment = environment
+        let client = environment.client
+        user = client.users.get(id: userId)
+        follow = client.follows.get(followerId: client.userId, followeeId: userId)
+        followerCollection = client.follows.followers(of: userId)
+        followingCollection = client.follows.following(of: userId)
+        tokens.append(user.observe { [unowned self] user, error in
+            var status = ScreenStatus(loading: user.loadingStatus, data: user.dataStatus, error: error)
+            status.notice = statusData.data?.notice
+            if status != statusData.data { statusData.data = status }
+            publishSummary()
+        })
+        tokens.append(follow.observe { [unowned self] _, _ in publishSummary() })
+        tokens.append(followerCollection.bind(rows: followersData) { $0.followerId })
+        tokens.append(followingCollection.bind(rows: followingData) { $0.followeeId })
+    }
+
+    private func publishSummary() {
+        guard let user = user.snapshot else { return }
+        summaryData.data = ProfileSummary(
+            userId: user.id, displayName: user.displayName, about: user.about, followerCount: user.followerCount,
+            followingCount: user.followingCount, isMe: user.id == environment.userId, isFollowed: follow.snapshot != nil)
+    }
+
+    /// The user on row `index` (from 0) of the followers then the following, if there is one.
+    public func userId(at index: Int) -> String? {
+        let people = (followersData.data ?? []) + (followingData.data ?? [])
+        return people.indices.contains(index) ? people[index] : nil
+    }
+
+    /// Follows the user, or unfollows them if followed; nothing on the user's own profile.
+    public func toggleFollow() async {
+        guard userId != environment.userId else { return }
+        let follows = environment.client.follows
+        do {
+            if follow.snapshot != nil {
+                try await follows.unfollow(userId)
+            } else {
+                try await follows.follow(userId)
+            }
+        } catch {
+            var status = statusData.data ?? ScreenStatus()
+            status.error = "follow not changed: \(ScreenStatus.describe(error))"
+            statusData.data = status
+        }
+    }
+
+    /// Stops following the profile and its lists.
+    public func close() {
+        for token in tokens { token.invalidate() }
+        tokens = []
+    }
+}

@@ -1,0 +1,76 @@
+import LiveData
+import LiveSocial
+
+/// The app-wide part of the status line: whether the app is online, and what the other users
+/// just did; with the commands that drive the simulated world (go offline and back, make others act).
+///
+/// Going offline drops the embedded server's connection, as a lost network would: requests fail,
+/// real-time events are missed, and the other users' writes pile up in the server's change log.
+/// Coming back, the channel list and the open chat catch up from that log (or, when too much
+/// was missed, the chat reloads).
+@MainActor
+public final class SessionViewModel {
+    private let environment: SampleEnvironment
+    private let onlineData: MutableLiveData<Bool>
+    private let noticeData = MutableLiveData<String>()
+
+    /// Whether the app is connected to the server.
+    public var isOnline: LiveData<Bool> { onlineData }
+    /// The last session-wide notice: the connection changed, others acted, or a problem.
+    public var notice: LiveData<String> { noticeData }
+    /// The signed-in user's id.
+    public var userId: String { environment.userId }
+
+    /// Creates the view model; the notice starts with the environment's launch notice, if any.
+    public init(environment: SampleEnvironment) {
+        self.environment = environment
+        onlineData = MutableLiveData(data: environment.server.isConnected)
+        if let launch = environment.launchNotice { noticeData.data = launch }
+    }
+
+    /// Drops the connection.
+    public func goOffline() {
+        guard onlineData.data == true else { return }
+        environment.server.disconnect()
+        onlineData.data = false
+        noticeData.data = "offline: others keep writing; their changes wait in the server's change log"
+    }
+
+    /// Restores the connection; the open screens catch up by themselves.
+    public func goOnline() {
+        guard onlineData.data == false else { return }
+        environment.server.reconnect()
+        onlineData.data = true
+        noticeData.data = "online: catching up with the change log"
+    }
+
+    /// Makes the other users take `times` random actions now.
+    public func othersAct(times: Int = 1) async {
+        do {
+            let done = try await environment.others.act(times: times)
+            noticeData.data = done.count == 1 ? done[0] : "others took \(done.count) actions"
+        } catch {
+            noticeData.data = "others could not act: \(ScreenStatus.describe(error))"
+        }
+    }
+
+    /// Makes another member of `channelId` say `text` (a stock reply when nil).
+    public func reply(_ text: String?, in channelId: String) async {
+        do {
+            let speaker = try await environment.others.reply(text, in: channelId)
+            noticeData.data = "\(speaker) replied in #\(channelId)"
+        } catch {
+            noticeData.data = "nobody could reply: \(ScreenStatus.describe(error))"
+        }
+    }
+
+    /// Makes the other members of `channelId` send `count` messages at once.
+    public func flood(_ count: Int, in channelId: String) async {
+        do {
+            try await environment.others.flood(count, in: channelId)
+            noticeData.data = "others sent \(count) messages in #\(channelId)"
+        } catch {
+            noticeData.data = "the flood stopped: \(ScreenStatus.describe(error))"
+        }
+    }
+}
