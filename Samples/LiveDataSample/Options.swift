@@ -1,0 +1,70 @@
+import Foundation
+import SampleApp
+
+/// The command line of the sample.
+struct Options {
+    /// A command line that cannot be read.
+    struct Problem: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    var dataFolder: String?
+    var userId = "ada"
+    var demo = false
+    var plain = false
+    var latency: Duration?
+    var activity: Duration??
+    var reset = false
+    var showsHelp = false
+
+    init(arguments: [String]) throws {
+        var remaining = arguments[...]
+        func value(of flag: String) throws -> String {
+            guard let value = remaining.popFirst(), !value.hasPrefix("--") else {
+                throw Problem(description: "\(flag) needs a value")
+            }
+            return value
+        }
+        func number(of flag: String) throws -> Int {
+            let text = try value(of: flag)
+            guard let number = Int(text), number >= 0 else {
+                throw Problem(description: "\(flag) needs a whole number of 0 or more, not \(text)")
+            }
+            return number
+        }
+        while let argument = remaining.popFirst() {
+            switch argument {
+            case "--data": dataFolder = try value(of: argument)
+            case "--user": userId = try value(of: argument)
+            case "--demo": demo = true
+            case "--plain": plain = true
+            case "--latency": latency = .milliseconds(try number(of: argument))
+            case "--activity":
+                let seconds = try number(of: argument)
+                activity = .some(seconds == 0 ? nil : .seconds(seconds))
+            case "--reset": reset = true
+            case "--help", "-h": showsHelp = true
+            default: throw Problem(description: "unknown option \(argument)")
+            }
+        }
+    }
+
+    /// The configuration: the interactive defaults, or the demo's (a temporary folder, a quick
+    /// server and no background activity, so that the session plays the same every time).
+    func configuration() -> SampleConfiguration {
+        let folder: URL
+        if demo && dataFolder == nil {
+            folder = FileManager.default.temporaryDirectory.appendingPathComponent("livedata-demo-\(UUID().uuidString)")
+        } else {
+            folder = SampleDataFolder.resolve(flag: dataFolder)
+        }
+        var configuration = SampleConfiguration(dataFolder: folder, userId: userId)
+        if demo {
+            configuration.latency = .milliseconds(100)
+            configuration.activityInterval = nil
+        }
+        if let latency { configuration.latency = latency }
+        if let activity { configuration.activityInterval = activity }
+        return configuration
+    }
+}

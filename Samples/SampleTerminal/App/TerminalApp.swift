@@ -1,0 +1,275 @@
+import LiveData
+import SampleApp
+
+/// The terminal app: reads commands, hands them to the screen shown or to the session, and
+/// draws a ``Frame`` whenever a view reports a change.
+///
+/// The app owns the ``Navigator`` and the session's view model; each screen owns its view
+/// model. Drawing is coalesced: many changes in one turn of the main actor make one frame.
+@MainActor
+public final class TerminalApp {
+    /// The services the view models use.
+    public let environment: SampleEnvironment
+    /// The connection and the simulated world.
+    public let session: SessionViewModel
+    /// The screens.
+    public let navigator = Navigator()
+    /// The last frame drawn.
+    public private(set) var lastFrame: Frame?
+    /// The notice line: the latest notice of the session, the screen shown, or a command.
+    public private(set) var notice = ""
+    private let output: any ScreenOutput
+    private let echoesCommands: Bool
+    private var editor = LineEditor()
+    private var isOnline = true
+    private var seenNotices: [ObjectIdentifier: String] = [:]
+    private var isRenderScheduled = false
+    private var waiters: [Int: Waiter] = [:]
+    private var nextWaiter = 0
+    private var sessionObservers: [AnyObject] = []
+
+    private struct Waiter {
+        var condition: @MainActor (TerminalApp) -> Bool
+        var continuation: CheckedContinuation<Bool, Never>
+    }
+
+    /// Creates the app over an environment and an output.
+    ///
+    /// - Parameters:
+    ///   - environment: the services.
+    ///   - output: where frames are drawn.
+    ///   - echoesCommands: whether each command is printed before it runs (plain output).
+    public init(environment: SampleEnvironment, output: any ScreenOutput, echoesCommands: Bool) {
+        self.environment = environment
+        self.session = SessionViewModel(environment: environment)
+        self.output = output
+        self.echoesCommands = echoesCommands
+    }
+
+    // MARK: Running
+
+    /// Shows the channel list and loads it.
+    public func start() async {
+        navigator.onChange = { [unowned self] in setNeedsDisplay() }
+        sessionObservers.append(session.isOnline.observeForever { [unowned self] online in
+            isOnline = online ?? false
+            setNeedsDisplay()
+        })
+        sessionObservers.append(session.notice.observeForever { [unowned self] text in
+            if let text { notice = text }
+            setNeedsDisplay()
+        })
+        session.isOnline.dispatch()
+        session.notice.dispatch()
+        _ = await execute(.channels)
+    }
+
+    /// Runs commands from `input` until the user quits or the input ends.
+    public func run(_ input: AsyncStream<InputEvent>) async {
+        for await event in input {
+            let command: Command
+            switch event {
+            case .line(let line):
+                command = Command(parsing: line)
+            case .key(let key):
+                guard let completed = editor.apply(key) else {
+                    setNeedsDisplay()
+                    continue
+                }
+                command = completed
+            case .end:
+                command = .quit
+            }
+            if case .line(let line) = event, echoesCommands { output.log("> \(line)") }
+            setNeedsDisplay()
+            guard await execute(command) else { break }
+        }
+    }
+
+    /// Plays `script`, one step after the other, each step waiting until its condition holds.
+    ///
+    /// - Parameters:
+    ///   - script: the steps.
+    ///   - pause: a pause before each step, so a person can follow (zero for none).
+    /// - Returns: whether every step finished; the first that did not is noticed.
+    public func play(_ script: [DemoStep], pause: Duration) async -> Bool {
+        for step in script {
+            if pause > .zero { try? await Task.sleep(for: pause) }
+            if echoesCommands { output.log("> \(step.command)") }
+            guard await execute(Command(parsing: step.command)) else { return true }
+            guard await waitUntil(step.until) else {
+                output.log("demo: the step \"\(step.command)\" did not reach \"\(step.expectation)\" in time")
+                return false
+            }
+        }
+        return true
+    }
+
+    /// Leaves every screen, stops the services and restores the terminal.
+    public func shutdown() {
+        navigator.closeAll()
+        environment.shutdown()
+        output.finish()
+    }
+
+    // MARK: Commands
+
+    /// Runs one command.
+    ///
+    /// - Returns: false when the app should quit.
+    public func execute(_ command: Command) async -> Bool {
+        switch command {
+        case .quit:
+            return false
+        case .none:
+            break
+        case .help:
+            navigator.toggleHelp()
+        case .back:
+            if !navigator.pop() { say("nothing to go back to: /quit quits") }
+        case .channels:
+            await showChannels()
+        case .feed(let community):
+            navigator.select(.feed) { FeedView(viewModel: FeedViewModel(environment: environment)) }
+            if let community { await perform(navigator.top?.handle(.feed(community))) }
+        case .profile(let userId):
+            navigator.select(.profile) { ProfileView(viewModel: ProfileViewModel(userId: session.userId, environment: environment)) }
+            if let userId, userId != session.userId { await perform(.openProfile(userId: userId)) }
+        case .offline:
+            session.goOffline()
+        case .online:
+            session.goOnline()
+        case .others(let times):
+            await session.othersAct(times: times)
+        case .reply(let text):
+            guard let chat = navigator.top as? ChatView else { return say("open a chat first: /reply answers there") }
+            await session.reply(text, in: chat.viewModel.channelId)
+        case .flood(let count):
+            guard let chat = navigator.top as? ChatView else { return say("open a chat first: /flood writes there") }
+            await session.flood(count, in: chat.viewModel.channelId)
+        case .unknown(let text):
+            say("unknown command \(text): ? shows the help")
+        default:
+            guard let top = navigator.top, let action = await top.handle(command) else {
+                return say(Self.refusal(of: command))
+            }
+            await perform(action)
+        }
+        setNeedsDisplay()
+        return true
+    }
+
+    private func showChannels() async {
+        var made: ChannelListView?
+        navigator.select(.channels) {
+            let view = ChannelListView(viewModel: ChannelListViewModel(environment: environment))
+            made = view
+            return view
+        }
+        await made?.load()
+    }
+
+    private func perform(_ action: ViewAction?) async {
+        switch action {
+        case nil, .done?:
+            break
+        case .say(let text)?:
+            say(text)
+        case .openChat(let channelId)?:
+            let view = ChatView(viewModel: ChatViewModel(channelId: channelId, environment: environment))
+            navigator.push(view)
+            await view.start()
+        case .openPost(let postId)?:
+            navigator.push(PostView(viewModel: PostViewModel(postId: postId, environment: environment)))
+        case .openProfile(let userId)?:
+            navigator.push(ProfileView(viewModel: ProfileViewModel(userId: userId, environment: environment)))
+        }
+    }
+
+    @discardableResult
+    private func say(_ text: String) -> Bool {
+        notice = text
+        setNeedsDisplay()
+        return true
+    }
+
+    private static func refusal(of command: Command) -> String {
+        switch command {
+        case .say: "there is nothing to say here: open a chat (N), a feed or a post first"
+        case .open: "there is nothing to open here"
+        case .more, .newer: "there is nothing more here"
+        case .resend, .discard: "open a chat to resend or discard its failed messages"
+        case .react: "open a post to react to it"
+        case .follow: "open somebody's profile to follow them"
+        default: "that does not work here: ? shows the help"
+        }
+    }
+
+    // MARK: Drawing
+
+    /// Asks for a frame on the next turn of the main actor.
+    public func setNeedsDisplay() {
+        guard !isRenderScheduled else { return }
+        isRenderScheduled = true
+        Task { @MainActor in
+            isRenderScheduled = false
+            render()
+        }
+    }
+
+    /// Draws a frame now, then wakes the waits whose condition holds.
+    public func render() {
+        let frame = makeFrame()
+        if frame != lastFrame {
+            lastFrame = frame
+            output.show(frame)
+        }
+        for (id, waiter) in waiters where waiter.condition(self) {
+            waiters[id] = nil
+            waiter.continuation.resume(returning: true)
+        }
+    }
+
+    func makeFrame() -> Frame {
+        let size = output.size
+        let top = navigator.top
+        if let top {
+            let key = ObjectIdentifier(top)
+            let current = top.status.error ?? top.status.notice ?? ""
+            if seenNotices[key] != current {
+                seenNotices[key] = current
+                if !current.isEmpty { notice = current }
+            }
+        }
+        let tabs = Navigator.Tab.allCases.map { $0 == navigator.tab ? "[\($0.rawValue)]" : " \($0.rawValue) " }
+        let header = " LiveData Sample · \(session.userId)   " + tabs.joined(separator: " ") + "   ? help"
+        var status = "\(session.userId) · " + (isOnline ? "● online" : "○ offline")
+        if let top {
+            if top.status.isLoading { status += " · loading…" }
+            if top.showsDataStatus { status += " · \(top.status.source.rawValue)" }
+            if !top.hints.isEmpty { status += " │ \(top.hints)" }
+        }
+        return Frame(
+            screen: top.map { "\(ObjectIdentifier($0).hashValue)" } ?? "",
+            header: header, title: top?.title ?? "", body: top?.body(width: size.width, height: size.height - 5) ?? [],
+            notice: notice, status: status, input: editor.text)
+    }
+
+    /// Waits until `condition` holds after a frame, or `timeout` passes.
+    ///
+    /// - Returns: whether the condition held.
+    public func waitUntil(timeout: Duration = .seconds(15), _ condition: @escaping @MainActor (TerminalApp) -> Bool) async -> Bool {
+        render()
+        if condition(self) { return true }
+        let id = nextWaiter
+        nextWaiter += 1
+        return await withCheckedContinuation { continuation in
+            waiters[id] = Waiter(condition: condition, continuation: continuation)
+            Task { @MainActor [weak self] in
+                try? await Task.sleep(for: timeout)
+                guard let self, let waiter = self.waiters.removeValue(forKey: id) else { return }
+                waiter.continuation.resume(returning: false)
+            }
+        }
+    }
+}

@@ -1,0 +1,61 @@
+import SampleApp
+
+/// The channel list: a numbered row per channel with its unread count and newest message.
+@MainActor
+public final class ChannelListView: ScreenView {
+    /// The view model drawn.
+    public let viewModel: ChannelListViewModel
+    private var rows: [ChannelRow] = []
+    private var hasMore = false
+
+    /// Creates the view and starts observing `viewModel`.
+    public init(viewModel: ChannelListViewModel) {
+        self.viewModel = viewModel
+        super.init()
+        bind(viewModel.rows) { [unowned self] in rows = $0 ?? [] }
+        bind(viewModel.hasMore) { [unowned self] in hasMore = $0 ?? false }
+        bindStatus(viewModel.status)
+    }
+
+    override public var title: String { "Channels" }
+    override public var hints: String { "N open · /more" }
+
+    override public func body(width: Int, height: Int) -> [String] {
+        if rows.isEmpty { return [status.isLoading ? "  loading channels…" : "  no channels"] }
+        var lines = rows.enumerated().map { index, row in
+            let unread = row.unreadCount > 0 ? "(\(row.unreadCount))" : ""
+            let head = "\(String(index + 1).leftPadded(to: 2)). \(TextLayout.pad(row.name, width: 14)) \(TextLayout.pad(unread, width: 5)) "
+            return head + TextLayout.fit(row.lastMessage ?? "", width: width - head.count)
+        }
+        if hasMore { lines.append("    … /more for more channels") }
+        return Array(lines.prefix(height))
+    }
+
+    override public func handle(_ command: Command) async -> ViewAction? {
+        switch command {
+        case .open(let key):
+            if let number = Int(key) {
+                guard let id = viewModel.channelId(at: number - 1) else { return .say("there is no channel \(number)") }
+                return .openChat(channelId: id)
+            }
+            return .openChat(channelId: key)
+        case .more:
+            await viewModel.loadMore()
+            return .done
+        default:
+            return nil
+        }
+    }
+
+    override public func close() { viewModel.close() }
+
+    /// Loads the first page.
+    public func load() async { await viewModel.load() }
+}
+
+extension String {
+    /// The string with spaces before it up to `width` characters.
+    func leftPadded(to width: Int) -> String {
+        String(repeating: " ", count: max(0, width - count)) + self
+    }
+}

@@ -1,0 +1,90 @@
+import SampleApp
+
+/// A chat: the newest messages that fit, each with its sender and time, and the user's own
+/// messages marked pending or failed. `/more` scrolls back, loading older pages as needed.
+@MainActor
+public final class ChatView: ScreenView {
+    /// The view model drawn.
+    public let viewModel: ChatViewModel
+    private var rows: [MessageRow] = []
+    private var name = ""
+    private var hasPrevious = false
+    /// How many rows the view is scrolled up from the newest.
+    private var scrollOffset = 0
+    private var lastHeight = 18
+
+    /// Creates the view and starts observing `viewModel`.
+    public init(viewModel: ChatViewModel) {
+        self.viewModel = viewModel
+        super.init()
+        name = viewModel.channelId
+        bind(viewModel.messages) { [unowned self] messages in
+            rows = messages ?? []
+            viewModel.markRead()   // observers run only while the chat is on screen
+        }
+        bind(viewModel.title) { [unowned self] in name = $0 ?? viewModel.channelId }
+        bind(viewModel.hasPrevious) { [unowned self] in hasPrevious = $0 ?? false }
+        bindStatus(viewModel.status)
+    }
+
+    override public var title: String { "#\(name)" }
+    override public var hints: String { "type to send · /more older · /back" }
+
+    override public func body(width: Int, height: Int) -> [String] {
+        lastHeight = height
+        var lines = rows.map { line(for: $0, width: width) }
+        if hasPrevious { lines.insert("    ⋯ older messages: /more", at: 0) }
+        if lines.isEmpty { return [status.isLoading ? "  loading messages…" : "  no messages yet: say something"] }
+        let end = max(0, lines.count - scrollOffset)
+        return Array(lines[max(0, end - height)..<end])
+    }
+
+    private func line(for row: MessageRow, width: Int) -> String {
+        let mark = switch row.state {
+        case .sent: " "
+        case .pending: "…"
+        case .failed: "!"
+        }
+        let suffix = switch row.state {
+        case .sent: ""
+        case .pending: "  (sending)"
+        case .failed: "  (failed: /resend)"
+        }
+        let head = "\(mark)\(TextLayout.clock(row.time)) \(row.sender): "
+        return TextLayout.fit(head + row.text + suffix, width: width)
+    }
+
+    override public func handle(_ command: Command) async -> ViewAction? {
+        switch command {
+        case .say(let text):
+            scrollOffset = 0
+            await viewModel.send(text)
+        case .more:
+            let total = rows.count + (hasPrevious ? 1 : 0)
+            if scrollOffset + lastHeight < total {
+                scrollOffset = min(scrollOffset + lastHeight - 1, total - lastHeight)
+                onChange()
+            } else {
+                await viewModel.loadPrevious()
+                let grown = rows.count + (hasPrevious ? 1 : 0)
+                scrollOffset = max(0, min(scrollOffset + lastHeight - 1, grown - lastHeight))
+                onChange()
+            }
+        case .newer:
+            scrollOffset = max(0, scrollOffset - (lastHeight - 1))
+            onChange()
+        case .resend:
+            await viewModel.resendFailed()
+        case .discard:
+            await viewModel.discardFailed()
+        default:
+            return nil
+        }
+        return .done
+    }
+
+    override public func close() { viewModel.close() }
+
+    /// Starts the chat.
+    public func start() async { await viewModel.start() }
+}

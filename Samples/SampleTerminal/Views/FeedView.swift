@@ -1,0 +1,62 @@
+import SampleApp
+
+/// A community's feed: the communities as tabs, then the posts, newest first, each with its
+/// comment and reaction counts.
+@MainActor
+public final class FeedView: ScreenView {
+    /// The view model drawn.
+    public let viewModel: FeedViewModel
+    private var tabs: [CommunityTab] = []
+    private var posts: [PostRow] = []
+    private var hasMore = false
+
+    /// Creates the view and starts observing `viewModel`.
+    public init(viewModel: FeedViewModel) {
+        self.viewModel = viewModel
+        super.init()
+        bind(viewModel.tabs) { [unowned self] in tabs = $0 ?? [] }
+        bind(viewModel.posts) { [unowned self] in posts = $0 ?? [] }
+        bind(viewModel.hasMore) { [unowned self] in hasMore = $0 ?? false }
+        bindStatus(viewModel.status)
+    }
+
+    override public var title: String {
+        "Feed: " + (tabs.first(where: \.isSelected)?.name ?? viewModel.communityId)
+    }
+    override public var hints: String { "N open · type to post · /feed <community>" }
+
+    override public func body(width: Int, height: Int) -> [String] {
+        let strip = tabs.enumerated().map { index, tab in
+            tab.isSelected ? "[\(tab.id)]" : " \(tab.id) "
+        }.joined(separator: " ")
+        var lines = [TextLayout.fit("communities: " + strip, width: width), ""]
+        if posts.isEmpty { lines.append(status.isLoading ? "  loading posts…" : "  no posts yet") }
+        for (index, post) in posts.enumerated() {
+            let sync = post.isSyncing ? " (posting)" : ""
+            lines.append(TextLayout.fit("\(String(index + 1).leftPadded(to: 2)). \(post.author): \(post.text)\(sync)", width: width))
+            lines.append(TextLayout.fit("      💬 \(post.commentCount)  ♥ \(post.reactionCount)", width: width))
+        }
+        if hasMore { lines.append("    … /more for older posts") }
+        return Array(lines.prefix(height))
+    }
+
+    override public func handle(_ command: Command) async -> ViewAction? {
+        switch command {
+        case .open(let key):
+            guard let number = Int(key) else { return .openPost(postId: key) }
+            guard let id = viewModel.postId(at: number - 1) else { return .say("there is no post \(number)") }
+            return .openPost(postId: id)
+        case .feed(let community?):
+            return viewModel.select(community) ? .done : .say("there is no community \(community)")
+        case .more:
+            viewModel.loadMore()
+        case .say(let text):
+            await viewModel.post(text)
+        default:
+            return nil
+        }
+        return .done
+    }
+
+    override public func close() { viewModel.close() }
+}

@@ -1,0 +1,63 @@
+import LiveData
+import SampleApp
+
+/// The base of every screen: a lifecycle owner that observes its view model's `LiveData`, keeps
+/// the latest values, and draws them as lines of text.
+///
+/// The ``Navigator`` drives its lifecycle: `resumed` while it is on screen, `created` (stopped)
+/// while another screen covers it, so its observers pause and catch up with one delivery of the
+/// latest values when it comes back, and `destroyed` when the user leaves it, which removes its
+/// observers and closes its view model. A view holds no repository code: everything it shows
+/// comes from its view model.
+@MainActor
+open class ScreenView: LifecycleOwner {
+    /// The view's lifecycle, driven by the navigator.
+    public let lifecycle = Lifecycle()
+    /// Called whenever something the view shows changed; the app redraws.
+    public var onChange: () -> Void = {}
+    /// How many deliveries the view's observers received, for tests of the lifecycle.
+    public private(set) var deliveryCount = 0
+    /// The screen's status, from its view model.
+    public private(set) var status = ScreenStatus()
+
+    /// Creates a view; subclasses start observing their view model here.
+    public init() {
+        lifecycle.state = .created
+    }
+
+    /// The screen's title, shown at the top.
+    open var title: String { "" }
+
+    /// The screen's body, at most `height` lines of at most `width` columns.
+    open func body(width: Int, height: Int) -> [String] { [] }
+
+    /// Whether the status line shows where the screen's data comes from (local or fresh).
+    open var showsDataStatus: Bool { true }
+
+    /// Hints of the screen's own commands, shown in the status line.
+    open var hints: String { "" }
+
+    /// Handles a command meant for this screen.
+    ///
+    /// - Returns: what the app should do next, or nil when the screen does not handle it.
+    open func handle(_ command: Command) async -> ViewAction? { nil }
+
+    /// Called once when the user leaves the screen for good, before it is destroyed: close the view model.
+    open func close() {}
+
+    /// Observes `data` for as long as this view lives, calling `update` with each value while
+    /// the view is on screen, starting with the current value.
+    public func bind<Value>(_ data: LiveData<Value>, _ update: @escaping (Value?) -> Void) {
+        let observer = data.observe(owner: self) { [unowned self] value in
+            deliveryCount += 1
+            update(value)
+            onChange()
+        }
+        data.dispatch(initiator: observer)
+    }
+
+    /// Observes a view model's status into ``status``.
+    public func bindStatus(_ data: LiveData<ScreenStatus>) {
+        bind(data) { [unowned self] in status = $0 ?? ScreenStatus() }
+    }
+}
