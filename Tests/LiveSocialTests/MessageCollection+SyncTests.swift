@@ -1,6 +1,7 @@
 import LiveRepository
 import LiveSocial
 import LiveSocialServer
+import TestSupport
 import Testing
 
 /// How a message collection stays in step with the server: its start replacing stale cached

@@ -18,7 +18,8 @@ public final class SampleEnvironment {
     public let readMarkers: ReadMarkers
     /// The other users: their background activity and the simulator commands.
     public let others: OtherUsers
-    /// What happened on the server since the last run, in words, or nil on a first run.
+    /// What happened since the last run, in words: the other users' actions, and a damaged cache
+    /// that was moved aside and rebuilt. Nil on a first run.
     public private(set) var launchNotice: String?
     private var activityTask: Task<Void, Never>?
 
@@ -69,10 +70,13 @@ public final class SampleEnvironment {
             cache: .file(configuration.cacheURL))
         let environment = SampleEnvironment(
             server: server, client: client, readMarkers: ReadMarkers(url: configuration.readMarkersURL), activity: activity)
+        var notices: [String] = []
+        if let recovery = client.store.recovery { notices.append("\(recovery)") }
         if !isFirstRun {
             let actions = try await environment.others.act(times: 5)
-            environment.launchNotice = "while you were away: \(actions.count) things happened"
+            notices.append("while you were away: \(actions.count) things happened")
         }
+        if !notices.isEmpty { environment.launchNotice = notices.joined(separator: "; ") }
         environment.start(activityInterval: configuration.activityInterval)
         return environment
     }

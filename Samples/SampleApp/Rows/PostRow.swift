@@ -14,11 +14,13 @@ public struct PostRow: Sendable, Hashable, Identifiable {
     public var time: Double
     /// Whether a change made here is still on its way to the server.
     public var isSyncing: Bool
+    /// Whether the server refused the change made here: the post is not stored.
+    public var isFailed: Bool
 
     /// Creates a row.
     public init(
         id: String, author: String, text: String, commentCount: Int, reactionCount: Int, time: Double,
-        isSyncing: Bool = false
+        isSyncing: Bool = false, isFailed: Bool = false
     ) {
         self.id = id
         self.author = author
@@ -27,5 +29,6 @@ public struct PostRow: Sendable, Hashable, Identifiable {
         self.reactionCount = reactionCount
         self.time = time
         self.isSyncing = isSyncing
+        self.isFailed = isFailed
     }
 }

@@ -14,6 +14,9 @@ public final class ChannelListViewModel: ChannelCollectionDelegate {
     private let statusData = MutableLiveData(data: ScreenStatus())
     private let hasMoreData = MutableLiveData(data: true)
     private var cacheObserver: Observer<[Channel]?>?
+    /// The channels one catch-up changed so far: its reports come in one turn of the main actor.
+    private var catchUpCount = 0
+    private var isCountingCatchUp = false
 
     /// The channels, most recently active first.
     public var rows: LiveData<[ChannelRow]> { rowsData }
@@ -55,7 +58,7 @@ public final class ChannelListViewModel: ChannelCollectionDelegate {
             try await collection.loadMore()
             update {
                 $0.error = nil
-                $0.source = collection.hasLoadedFromServer ? .fresh : (collection.channels.isEmpty ? .none : .local)
+                $0.source = collection.hasLoadedFromServer ? .fresh : (collection.channels.isEmpty ? .nothing : .local)
             }
         } catch {
             update { $0.error = ScreenStatus.describe(error) }
@@ -105,6 +108,12 @@ public final class ChannelListViewModel: ChannelCollectionDelegate {
 
     private func reportCatchUp(_ count: Int, _ context: ChannelContext) {
         guard context.source == .changelog else { return }
-        update { $0.notice = "caught up: \(count) channel\(count == 1 ? "" : "s") changed (change log)" }
+        if !isCountingCatchUp {
+            isCountingCatchUp = true
+            catchUpCount = 0
+            Task { @MainActor [weak self] in self?.isCountingCatchUp = false }
+        }
+        catchUpCount += count
+        update { $0.notice = "caught up: \(catchUpCount) channel\(catchUpCount == 1 ? "" : "s") changed (change log)" }
     }
 }

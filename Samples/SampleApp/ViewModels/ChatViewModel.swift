@@ -18,7 +18,9 @@ public final class ChatViewModel: MessageCollectionDelegate {
     private let statusData = MutableLiveData(data: ScreenStatus())
     private let snapshotData: LiveData<MessageCollectionSnapshot>
     private var startWaiter: CheckedContinuation<Void, Never>?
+    /// The changes one catch-up brought so far: its reports come in one turn of the main actor.
     private var catchUpCount = 0
+    private var isCountingCatchUp = false
     private var isClosed = false
 
     /// The messages, oldest first: the server's, then the user's pending ones, then the failed ones.
@@ -140,7 +142,7 @@ public final class ChatViewModel: MessageCollectionDelegate {
             _ = try await attempt(environment.client.messages)
             update { $0.error = nil }
         } catch SocialAPIError.offline {
-            update { $0.error = "offline: the message will be sent when the connection is back" }
+            update { $0.error = Self.offlineError + ": the message will be sent when the connection is back" }
         } catch {
             update { $0.error = "not sent: \(ScreenStatus.describe(error)) (/resend to try again)" }
         }
@@ -169,6 +171,8 @@ public final class ChatViewModel: MessageCollectionDelegate {
         if status != statusData.data { statusData.data = status }
     }
 
+    static let offlineError = "offline"
+
     static func rows(_ snapshot: MessageCollectionSnapshot, me: String) -> [MessageRow] {
         func row(_ message: Message, _ state: MessageRow.State) -> MessageRow {
             MessageRow(
@@ -190,10 +194,16 @@ public final class ChatViewModel: MessageCollectionDelegate {
         note(addedMessages.count, context)
     }
 
-    /// Counts messages changed while offline, found by a catch-up.
+    /// Counts messages changed while offline, found by a catch-up; clears the offline error once
+    /// a message of the user's is sent.
     public func messageCollection(
         _ collection: MessageCollection, context: MessageContext, channel: Channel?, updatedMessages: [Message]
     ) {
+        if context.sendingStatus == .succeeded, updatedMessages.contains(where: { $0.userId == environment.userId }) {
+            update { status in
+                if status.error?.hasPrefix(Self.offlineError) == true { status.error = nil }
+            }
+        }
         note(updatedMessages.count, context)
     }
 
@@ -218,7 +228,7 @@ public final class ChatViewModel: MessageCollectionDelegate {
         collection.dispose()
         collectionData.data = makeCollection()
         update {
-            $0.source = .none
+            $0.source = .nothing
             $0.notice = "huge gap: over \(hugeGapThreshold) changes missed; reloaded the newest messages"
         }
         Task { await self.start() }
@@ -227,6 +237,12 @@ public final class ChatViewModel: MessageCollectionDelegate {
     private func note(_ count: Int, _ context: MessageContext) {
         switch context.source {
         case .changelog:
+            if !isCountingCatchUp {
+                // A new catch-up: its reports all arrive before the next turn.
+                isCountingCatchUp = true
+                catchUpCount = 0
+                Task { @MainActor [weak self] in self?.isCountingCatchUp = false }
+            }
             catchUpCount += count
             update { $0.notice = "caught up: \(catchUpCount) message change\(catchUpCount == 1 ? "" : "s") from the change log" }
         case .api:
@@ -235,7 +251,7 @@ public final class ChatViewModel: MessageCollectionDelegate {
                 $0.error = nil
             }
         case .event, .local, .cache:
-            catchUpCount = 0
+            break
         }
     }
 }

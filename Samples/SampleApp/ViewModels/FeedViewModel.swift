@@ -18,6 +18,7 @@ public final class FeedViewModel {
     private let statusData = MutableLiveData(data: ScreenStatus(isLoading: true))
     private let hasMoreData = MutableLiveData(data: false)
     private var communities: [Community] = []
+    private var actionError: String?
 
     /// The community whose feed is shown.
     public private(set) var communityId: String
@@ -44,7 +45,8 @@ public final class FeedViewModel {
 
     /// Shows the feed of another community, by id or by its number in ``tabs`` (from 1).
     ///
-    /// - Returns: false when there is no such community.
+    /// - Returns: false when there is no such community: a number out of range, or an id not
+    ///   among the communities. Before the communities have loaded, any id is taken as given.
     @discardableResult
     public func select(_ idOrNumber: String) -> Bool {
         let id: String
@@ -65,7 +67,9 @@ public final class FeedViewModel {
         postToken?.invalidate()
         let collection = environment.client.posts.communityFeed(communityId: id)
         postCollection = collection
-        postToken = collection.bind(rows: postsData, status: statusData, hasMore: hasMoreData, Self.row)
+        postToken = collection.bind(
+            rows: postsData, status: statusData, hasMore: hasMoreData, actionError: { [weak self] in self?.actionError },
+            Self.row)
         publishTabs()
     }
 
@@ -84,17 +88,20 @@ public final class FeedViewModel {
         return posts[index].id
     }
 
-    /// Posts `text` in the shown community: it shows at once as syncing, then as stored.
+    /// Posts `text` in the shown community: it shows at once as syncing, then as stored, or as
+    /// failed with the reason in the status when the server refuses it.
     public func post(_ text: String) async {
         let text = text.trimmingCharacters(in: .whitespaces)
         guard !text.isEmpty else { return }
         do {
             _ = try await environment.client.posts.create(text: text, in: .community, targetId: communityId)
+            actionError = nil
         } catch {
-            var status = statusData.data ?? ScreenStatus()
-            status.error = "not posted: \(ScreenStatus.describe(error))"
-            statusData.data = status
+            actionError = "not posted: \(ScreenStatus.describe(error))"
         }
+        var status = statusData.data ?? ScreenStatus()
+        status.error = actionError
+        if status != statusData.data { statusData.data = status }
     }
 
     /// Stops following the collections.
@@ -106,6 +113,7 @@ public final class FeedViewModel {
     static func row(_ post: Post) -> PostRow {
         PostRow(
             id: post.id, author: post.authorId, text: post.text, commentCount: post.commentCount,
-            reactionCount: post.reactionCount, time: post.createdAt, isSyncing: post.syncState == .syncing)
+            reactionCount: post.reactionCount, time: post.createdAt, isSyncing: post.syncState == .syncing,
+            isFailed: post.syncState == .error)
     }
 }

@@ -19,10 +19,11 @@ public final class PostViewModel {
     private let reactionsData = MutableLiveData<[ReactionCount]>(data: [])
     private let statusData = MutableLiveData(data: ScreenStatus(isLoading: true))
     private let hasMoreData = MutableLiveData(data: false)
+    private var actionError: String?
 
     /// The post; nil until it is known.
     public var post: LiveData<PostRow> { postData }
-    /// Its comments, oldest first, a reply under the comment it answers.
+    /// Its top-level comments, oldest first, each with its number of replies.
     public var comments: LiveData<[CommentRow]> { commentsData }
     /// Its reactions, counted by name, most used first.
     public var reactions: LiveData<[ReactionCount]> { reactionsData }
@@ -42,10 +43,13 @@ public final class PostViewModel {
         tokens.append(object.observe { [unowned self] object, _ in
             if let post = object.snapshot { postData.data = FeedViewModel.row(post) }
         })
-        tokens.append(commentCollection.bind(rows: commentsData, status: statusData, hasMore: hasMoreData) { comment in
+        tokens.append(commentCollection.bind(
+            rows: commentsData, status: statusData, hasMore: hasMoreData, actionError: { [weak self] in self?.actionError }
+        ) { comment in
             CommentRow(
                 id: comment.id, author: comment.authorId, text: comment.isDeleted ? "(deleted)" : comment.text,
-                isReply: comment.parentId != nil, isSyncing: comment.syncState == .syncing)
+                replyCount: comment.replyCount, isSyncing: comment.syncState == .syncing,
+                isFailed: comment.syncState == .error)
         })
         let me = environment.userId
         tokens.append(reactionCollection.observe { [unowned self] collection, _, _ in
@@ -58,7 +62,8 @@ public final class PostViewModel {
         commentCollection.nextPage()
     }
 
-    /// Comments on the post: it shows at once as syncing, then as stored.
+    /// Comments on the post: it shows at once as syncing, then as stored, or as failed with the
+    /// reason in the status when the server refuses it.
     public func comment(_ text: String) async {
         let text = text.trimmingCharacters(in: .whitespaces)
         guard !text.isEmpty else { return }
@@ -83,17 +88,20 @@ public final class PostViewModel {
     private func attempt<T>(_ failure: String, _ body: (SocialClient) async throws -> T) async {
         do {
             _ = try await body(environment.client)
+            actionError = nil
         } catch {
-            var status = statusData.data ?? ScreenStatus()
-            status.error = "\(failure): \(ScreenStatus.describe(error))"
-            statusData.data = status
+            actionError = "\(failure): \(ScreenStatus.describe(error))"
         }
+        var status = statusData.data ?? ScreenStatus()
+        status.error = actionError
+        if status != statusData.data { statusData.data = status }
     }
 
-    /// Reactions counted by name, most used first, then by name.
+    /// Reactions counted by name, most used first, then by name; one the server refused (still
+    /// cached, marked as an error) does not count.
     static func counts(_ reactions: [Reaction], me: String) -> [ReactionCount] {
         var counts: [String: ReactionCount] = [:]
-        for reaction in reactions {
+        for reaction in reactions where reaction.syncState != .error {
             counts[reaction.name, default: ReactionCount(name: reaction.name, count: 0, isMine: false)].count += 1
             if reaction.userId == me { counts[reaction.name]?.isMine = true }
         }

@@ -44,15 +44,22 @@ public final class ProfileViewModel {
             publishSummary()
         })
         tokens.append(follow.observe { [unowned self] _, _ in publishSummary() })
-        tokens.append(followerCollection.bind(rows: followersData) { $0.followerId })
-        tokens.append(followingCollection.bind(rows: followingData) { $0.followeeId })
+        // A follow the server refused stays cached, marked as an error: it is nobody's follow.
+        tokens.append(followerCollection.bind(rows: followersData) { $0.syncState == .error ? nil : $0.followerId })
+        tokens.append(followingCollection.bind(rows: followingData) { $0.syncState == .error ? nil : $0.followeeId })
     }
 
     private func publishSummary() {
         guard let user = user.snapshot else { return }
         summaryData.data = ProfileSummary(
             userId: user.id, displayName: user.displayName, about: user.about, followerCount: user.followerCount,
-            followingCount: user.followingCount, isMe: user.id == environment.userId, isFollowed: follow.snapshot != nil)
+            followingCount: user.followingCount, isMe: user.id == environment.userId, isFollowed: isFollowed)
+    }
+
+    /// Whether the signed-in user follows this user: a follow that the server refused does not count.
+    private var isFollowed: Bool {
+        guard let follow = follow.snapshot else { return false }
+        return follow.syncState != .error
     }
 
     /// The user on row `index` (from 0) of the followers then the following, if there is one.
@@ -66,7 +73,7 @@ public final class ProfileViewModel {
         guard userId != environment.userId else { return }
         let follows = environment.client.follows
         do {
-            if follow.snapshot != nil {
+            if isFollowed {
                 try await follows.unfollow(userId)
             } else {
                 try await follows.follow(userId)

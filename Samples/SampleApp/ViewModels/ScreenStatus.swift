@@ -6,7 +6,7 @@ public struct ScreenStatus: Sendable, Hashable {
     /// Where the data on screen comes from.
     public enum Source: String, Sendable, Hashable {
         /// Nothing is shown yet.
-        case none = "nothing yet"
+        case nothing = "nothing yet"
         /// Cached data, not yet confirmed by the server.
         case local
         /// Data confirmed by the server, kept current since.
@@ -23,7 +23,7 @@ public struct ScreenStatus: Sendable, Hashable {
     public var notice: String?
 
     /// Creates a status.
-    public init(isLoading: Bool = false, source: Source = .none, error: String? = nil, notice: String? = nil) {
+    public init(isLoading: Bool = false, source: Source = .nothing, error: String? = nil, notice: String? = nil) {
         self.isLoading = isLoading
         self.source = source
         self.error = error
@@ -36,7 +36,7 @@ public struct ScreenStatus: Sendable, Hashable {
         switch data {
         case .fresh: source = .fresh
         case .local: source = .local
-        case .notExist, .error: source = .none
+        case .notExist, .error: source = .nothing
         }
         self.error = error.map(Self.describe)
     }

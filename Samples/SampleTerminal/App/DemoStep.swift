@@ -40,6 +40,7 @@ public struct DemoStep: Sendable {
         .fresh("/channels"),
         .fresh("/open general"),
         .fresh("/more"),
+        .fresh("/more"),
         .shows("Hello from the LiveData demo!", "Hello from the LiveData demo!"),
         .shows("/reply Welcome, Ada!", "Welcome, Ada!"),
         .notice("/offline", "offline"),

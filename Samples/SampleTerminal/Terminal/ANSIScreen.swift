@@ -19,7 +19,7 @@ public final class ANSIScreen: ScreenOutput {
     }
 
     /// The rows of `frame` on a terminal of `size`, with their colours.
-    static func rows(of frame: Frame, size: (width: Int, height: Int)) -> [String] {
+    public static func rows(of frame: Frame, size: (width: Int, height: Int)) -> [String] {
         let width = size.width
         let bodyHeight = size.height - 5
         var rows = ["\u{1B}[7m" + TextLayout.pad(frame.header, width: width) + "\u{1B}[0m"]

@@ -32,7 +32,7 @@ public final class FeedView: ScreenView {
         var lines = [TextLayout.fit("communities: " + strip, width: width), ""]
         if posts.isEmpty { lines.append(status.isLoading ? "  loading posts…" : "  no posts yet") }
         for (index, post) in posts.enumerated() {
-            let sync = post.isSyncing ? " (posting)" : ""
+            let sync = post.isFailed ? " (not posted)" : post.isSyncing ? " (posting)" : ""
             lines.append(TextLayout.fit("\(String(index + 1).leftPadded(to: 2)). \(post.author): \(post.text)\(sync)", width: width))
             lines.append(TextLayout.fit("      💬 \(post.commentCount)  ♥ \(post.reactionCount)", width: width))
         }

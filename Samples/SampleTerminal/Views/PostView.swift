@@ -31,9 +31,9 @@ public final class PostView: ScreenView {
         lines.append("  reactions: " + (counted.isEmpty ? "none yet" : counted))
         lines.append("  comments (\(post.commentCount)):")
         for comment in comments {
-            let indent = comment.isReply ? "      ↳ " : "    "
-            let sync = comment.isSyncing ? " (posting)" : ""
-            lines.append(TextLayout.fit("\(indent)\(comment.author): \(comment.text)\(sync)", width: width))
+            let replies = comment.replyCount > 0 ? " ↳ \(comment.replyCount)" : ""
+            let sync = comment.isFailed ? " (not posted)" : comment.isSyncing ? " (posting)" : ""
+            lines.append(TextLayout.fit("    \(comment.author): \(comment.text)\(sync)\(replies)", width: width))
         }
         if hasMore { lines.append("    … /more for more comments") }
         return Array(lines.prefix(height))

@@ -31,20 +31,6 @@ struct ClientFixture {
     }
 }
 
-/// Client-side timestamps that only move forward.
-final class Stamps: @unchecked Sendable {
-    // `@unchecked Sendable`: `lock` guards `value`.
-    private let lock = NSLock()
-    private var value = 1_800_000_000.0
-
-    func next() -> Double {
-        lock.withLock {
-            value += 1
-            return value
-        }
-    }
-}
-
 /// What a collection observer saw in one delivery.
 struct CollectionDelivery<Record: CacheRecord> {
     var dataStatus: DataStatus
