@@ -49,6 +49,7 @@ enum LiveDataSample {
         let rawSettings = interactive ? Terminal.enableRawMode() : nil
         let output: any ScreenOutput = fullScreen ? ANSIScreen() : PlainScreen()
         let app = TerminalApp(environment: environment, output: output, echoesCommands: !fullScreen)
+        let resizes = redrawOnResize(app)
         await app.start()
         var code: Int32 = 0
         if options.demo {
@@ -56,6 +57,7 @@ enum LiveDataSample {
         } else {
             await app.run(InputReader.events(keys: rawSettings != nil))
         }
+        resizes.cancel()
         app.shutdown()
         if let rawSettings { Terminal.restore(rawSettings) }
         if options.demo && options.dataFolder == nil {
@@ -63,6 +65,16 @@ enum LiveDataSample {
         }
         if !fullScreen || options.demo { print(code == 0 ? "bye" : "the demo did not finish") }
         exit(code)
+    }
+
+    /// Redraws the app whenever the terminal's window changes size.
+    @MainActor
+    static func redrawOnResize(_ app: TerminalApp) -> any DispatchSourceSignal {
+        signal(SIGWINCH, SIG_IGN)
+        let source = DispatchSource.makeSignalSource(signal: SIGWINCH, queue: .main)
+        source.setEventHandler { MainActor.assumeIsolated { app.setNeedsDisplay() } }
+        source.resume()
+        return source
     }
 
     static func resetData(in configuration: SampleConfiguration) {

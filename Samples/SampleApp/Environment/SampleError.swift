@@ -11,11 +11,18 @@ public enum SampleError: Error, Hashable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .dataFolder(let path, let reason):
-            "cannot use the data folder \(path): \(reason). Choose another with --data or LIVEDATA_SAMPLE_DATA."
+            "cannot use the data folder \(path): \(Self.sentence(reason)) Choose another with --data or LIVEDATA_SAMPLE_DATA."
         case .serverDatabase(let path, let reason):
-            "cannot open the embedded server's database \(path): \(reason). Start over with --reset, or choose another folder with --data."
+            "cannot open the embedded server's database \(path): \(Self.sentence(reason)) Start over with --reset, or choose another folder with --data."
         case .unknownUser(let user, let known):
             "there is no user '\(user)'; sign in as one of: \(known.joined(separator: ", "))."
         }
+    }
+
+    /// `reason` ending with one full stop.
+    private static func sentence(_ reason: String) -> String {
+        var text = reason
+        while text.hasSuffix(".") { text.removeLast() }
+        return text + "."
     }
 }

@@ -14,9 +14,7 @@ public final class ChannelListViewModel: ChannelCollectionDelegate {
     private let statusData = MutableLiveData(data: ScreenStatus())
     private let hasMoreData = MutableLiveData(data: true)
     private var cacheObserver: Observer<[Channel]?>?
-    /// The channels one catch-up changed so far: its reports come in one turn of the main actor.
-    private var catchUpCount = 0
-    private var isCountingCatchUp = false
+    private let catchUps = CatchUpCounter()
 
     /// The channels, most recently active first.
     public var rows: LiveData<[ChannelRow]> { rowsData }
@@ -40,7 +38,7 @@ public final class ChannelListViewModel: ChannelCollectionDelegate {
         // Cached channels shown before the server's page: the list is local until it answers.
         cacheObserver = collection.snapshot.observeForever { [unowned self] channels in
             guard !collection.hasLoadedFromServer, channels?.isEmpty == false else { return }
-            update { $0.source = .local }
+            statusData.update { $0.source = .local }
         }
     }
 
@@ -53,17 +51,17 @@ public final class ChannelListViewModel: ChannelCollectionDelegate {
     /// Loads the next page of channels.
     public func loadMore() async {
         guard collection.hasMore, statusData.data?.isLoading != true else { return }
-        update { $0.isLoading = true }
+        statusData.update { $0.isLoading = true }
         do {
             try await collection.loadMore()
-            update {
+            statusData.update {
                 $0.error = nil
                 $0.source = collection.hasLoadedFromServer ? .fresh : (collection.channels.isEmpty ? .nothing : .local)
             }
         } catch {
-            update { $0.error = ScreenStatus.describe(error) }
+            statusData.update { $0.error = ScreenStatus.describe(error) }
         }
-        update { $0.isLoading = false }
+        statusData.update { $0.isLoading = false }
         hasMoreData.data = collection.hasMore
     }
 
@@ -77,12 +75,6 @@ public final class ChannelListViewModel: ChannelCollectionDelegate {
     public func close() {
         if let cacheObserver { collection.snapshot.remove(observer: cacheObserver) }
         collection.dispose()
-    }
-
-    private func update(_ change: (inout ScreenStatus) -> Void) {
-        var status = statusData.data ?? ScreenStatus()
-        change(&status)
-        if status != statusData.data { statusData.data = status }
     }
 
     static func rows(_ channels: [Channel], markers: [String: Int]) -> [ChannelRow] {
@@ -108,12 +100,7 @@ public final class ChannelListViewModel: ChannelCollectionDelegate {
 
     private func reportCatchUp(_ count: Int, _ context: ChannelContext) {
         guard context.source == .changelog else { return }
-        if !isCountingCatchUp {
-            isCountingCatchUp = true
-            catchUpCount = 0
-            Task { @MainActor [weak self] in self?.isCountingCatchUp = false }
-        }
-        catchUpCount += count
-        update { $0.notice = "caught up: \(catchUpCount) channel\(catchUpCount == 1 ? "" : "s") changed (change log)" }
+        let total = catchUps.add(count)
+        statusData.update { $0.notice = "caught up: \(total) channel\(total == 1 ? "" : "s") changed (change log)" }
     }
 }

@@ -18,9 +18,7 @@ public final class ChatViewModel: MessageCollectionDelegate {
     private let statusData = MutableLiveData(data: ScreenStatus())
     private let snapshotData: LiveData<MessageCollectionSnapshot>
     private var startWaiter: CheckedContinuation<Void, Never>?
-    /// The changes one catch-up brought so far: its reports come in one turn of the main actor.
-    private var catchUpCount = 0
-    private var isCountingCatchUp = false
+    private let catchUps = CatchUpCounter()
     private var isClosed = false
 
     /// The messages, oldest first: the server's, then the user's pending ones, then the failed ones.
@@ -66,17 +64,17 @@ public final class ChatViewModel: MessageCollectionDelegate {
     /// server's (fresh). Returns once the server has answered, or failed to.
     public func start() async {
         guard let collection, startWaiter == nil else { return }
-        update { $0.isLoading = true }
+        statusData.update { $0.isLoading = true }
         await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
             startWaiter = waiter
             collection.startCollection(cacheResultHandler: { [weak self] messages, error in
-                self?.update { status in
+                self?.statusData.update { status in
                     if let error { status.error = ScreenStatus.describe(error) }
                     if messages?.isEmpty == false { status.source = .local }
                 }
             }, apiResultHandler: { [weak self] _, error in
                 guard let self else { return }
-                update { status in
+                statusData.update { status in
                     status.isLoading = false
                     if let error {
                         status.error = ScreenStatus.describe(error)
@@ -99,14 +97,14 @@ public final class ChatViewModel: MessageCollectionDelegate {
     /// Loads the page of older messages; nothing when there are none or a page is loading.
     public func loadPrevious() async {
         guard let collection, collection.hasPrevious, statusData.data?.isLoading != true else { return }
-        update { $0.isLoading = true }
+        statusData.update { $0.isLoading = true }
         do {
             _ = try await collection.loadPrevious()
-            update { $0.error = nil }
+            statusData.update { $0.error = nil }
         } catch {
-            update { $0.error = ScreenStatus.describe(error) }
+            statusData.update { $0.error = ScreenStatus.describe(error) }
         }
-        update { $0.isLoading = false }
+        statusData.update { $0.isLoading = false }
     }
 
     // MARK: Sending
@@ -133,18 +131,18 @@ public final class ChatViewModel: MessageCollectionDelegate {
         do {
             _ = try await environment.client.messages.removeFailed(failed)
         } catch {
-            update { $0.error = ScreenStatus.describe(error) }
+            statusData.update { $0.error = ScreenStatus.describe(error) }
         }
     }
 
     private func deliver(_ attempt: (MessageRepository) async throws -> Message) async {
         do {
             _ = try await attempt(environment.client.messages)
-            update { $0.error = nil }
+            statusData.update { $0.error = nil }
         } catch SocialAPIError.offline {
-            update { $0.error = Self.offlineError + ": the message will be sent when the connection is back" }
+            statusData.update { $0.error = Self.offlineError + ": the message will be sent when the connection is back" }
         } catch {
-            update { $0.error = "not sent: \(ScreenStatus.describe(error)) (/resend to try again)" }
+            statusData.update { $0.error = "not sent: \(ScreenStatus.describe(error)) (/resend to try again)" }
         }
     }
 
@@ -163,12 +161,6 @@ public final class ChatViewModel: MessageCollectionDelegate {
         isClosed = true
         collectionData.data?.dispose()
         resumeStart()
-    }
-
-    private func update(_ change: (inout ScreenStatus) -> Void) {
-        var status = statusData.data ?? ScreenStatus()
-        change(&status)
-        if status != statusData.data { statusData.data = status }
     }
 
     static let offlineError = "offline"
@@ -200,7 +192,7 @@ public final class ChatViewModel: MessageCollectionDelegate {
         _ collection: MessageCollection, context: MessageContext, channel: Channel?, updatedMessages: [Message]
     ) {
         if context.sendingStatus == .succeeded, updatedMessages.contains(where: { $0.userId == environment.userId }) {
-            update { status in
+            statusData.update { status in
                 if status.error?.hasPrefix(Self.offlineError) == true { status.error = nil }
             }
         }
@@ -219,7 +211,7 @@ public final class ChatViewModel: MessageCollectionDelegate {
 
     /// The channel is gone: says so; the view leaves.
     public func messageCollection(_ collection: MessageCollection, channelContext: ChannelContext, deletedChannel channelId: String) {
-        update { $0.error = "this channel was deleted" }
+        statusData.update { $0.error = "this channel was deleted" }
     }
 
     /// Too much was missed: replaces the collection with a new one at the newest messages.
@@ -227,7 +219,7 @@ public final class ChatViewModel: MessageCollectionDelegate {
         guard !isClosed else { return }
         collection.dispose()
         collectionData.data = makeCollection()
-        update {
+        statusData.update {
             $0.source = .nothing
             $0.notice = "huge gap: over \(hugeGapThreshold) changes missed; reloaded the newest messages"
         }
@@ -237,16 +229,10 @@ public final class ChatViewModel: MessageCollectionDelegate {
     private func note(_ count: Int, _ context: MessageContext) {
         switch context.source {
         case .changelog:
-            if !isCountingCatchUp {
-                // A new catch-up: its reports all arrive before the next turn.
-                isCountingCatchUp = true
-                catchUpCount = 0
-                Task { @MainActor [weak self] in self?.isCountingCatchUp = false }
-            }
-            catchUpCount += count
-            update { $0.notice = "caught up: \(catchUpCount) message change\(catchUpCount == 1 ? "" : "s") from the change log" }
+            let total = catchUps.add(count)
+            statusData.update { $0.notice = "caught up: \(total) message change\(total == 1 ? "" : "s") from the change log" }
         case .api:
-            update {
+            statusData.update {
                 $0.source = .fresh
                 $0.error = nil
             }

@@ -99,9 +99,7 @@ public final class FeedViewModel {
         } catch {
             actionError = "not posted: \(ScreenStatus.describe(error))"
         }
-        var status = statusData.data ?? ScreenStatus()
-        status.error = actionError
-        if status != statusData.data { statusData.data = status }
+        statusData.update { $0.error = actionError }
     }
 
     /// Stops following the collections.

@@ -92,9 +92,7 @@ public final class PostViewModel {
         } catch {
             actionError = "\(failure): \(ScreenStatus.describe(error))"
         }
-        var status = statusData.data ?? ScreenStatus()
-        status.error = actionError
-        if status != statusData.data { statusData.data = status }
+        statusData.update { $0.error = actionError }
     }
 
     /// Reactions counted by name, most used first, then by name; one the server refused (still

@@ -79,9 +79,7 @@ public final class ProfileViewModel {
                 try await follows.follow(userId)
             }
         } catch {
-            var status = statusData.data ?? ScreenStatus()
-            status.error = "follow not changed: \(ScreenStatus.describe(error))"
-            statusData.data = status
+            statusData.update { $0.error = "follow not changed: \(ScreenStatus.describe(error))" }
         }
     }
 

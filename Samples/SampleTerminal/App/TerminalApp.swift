@@ -21,6 +21,8 @@ public final class TerminalApp {
     private let output: any ScreenOutput
     private let echoesCommands: Bool
     private var editor = LineEditor()
+    /// The command the demo is "typing", shown in the input line.
+    private var demoInput: String?
     private var isOnline = true
     private var seenNotices: [ObjectIdentifier: String] = [:]
     private var isRenderScheduled = false
@@ -96,6 +98,10 @@ public final class TerminalApp {
         for step in script {
             if pause > .zero { try? await Task.sleep(for: pause) }
             if echoesCommands { output.log("> \(step.command)") }
+            demoInput = step.command
+            render()
+            if pause > .zero { try? await Task.sleep(for: pause / 2) }
+            demoInput = nil
             guard await execute(Command(parsing: step.command)) else { return true }
             guard await waitUntil(step.until) else {
                 output.log("demo: the step \"\(step.command)\" did not reach \"\(step.expectation)\" in time")
@@ -252,7 +258,7 @@ public final class TerminalApp {
         return Frame(
             screen: top.map { "\(ObjectIdentifier($0).hashValue)" } ?? "",
             header: header, title: top?.title ?? "", body: top?.body(width: size.width, height: size.height - 5) ?? [],
-            notice: notice, status: status, input: editor.text)
+            notice: notice, status: status, input: demoInput ?? editor.text)
     }
 
     /// Waits until `condition` holds after a frame, or `timeout` passes.

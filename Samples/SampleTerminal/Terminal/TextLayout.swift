@@ -34,9 +34,14 @@ enum TextLayout {
         return lines
     }
 
-    /// A time of day, `HH:mm`, in the user's time zone.
-    static func clock(_ time: Double) -> String {
-        let components = Calendar.current.dateComponents([.hour, .minute], from: Date(timeIntervalSince1970: time))
-        return String(format: "%02d:%02d", components.hour ?? 0, components.minute ?? 0)
+    /// A time of day, `HH:mm`, in the user's time zone, after the weekday (`Mon 09:30`) when it
+    /// is not today.
+    static func clock(_ time: Double, now: Date = Date()) -> String {
+        let calendar = Calendar.current
+        let date = Date(timeIntervalSince1970: time)
+        let components = calendar.dateComponents([.hour, .minute, .weekday], from: date)
+        let clock = String(format: "%02d:%02d", components.hour ?? 0, components.minute ?? 0)
+        guard !calendar.isDate(date, inSameDayAs: now), let weekday = components.weekday else { return clock }
+        return calendar.shortWeekdaySymbols[weekday - 1] + " " + clock
     }
 }

@@ -1,0 +1,60 @@
+import Foundation
+import Testing
+
+/// The command line and the environment variable: help, errors, exit codes.
+@Suite(.timeLimit(.minutes(1)))
+struct SampleCommandLineTests {
+    @Test func unknownOptionExitsWith64() async throws {
+        let folder = try TempFolder()
+        let result = try await SampleProcess(data: folder, arguments: ["--bogus"]).finish()
+        #expect(result.status == 64)
+        #expect(result.errors.hasPrefix("LiveDataSample: unknown option --bogus"))
+        #expect(result.errors.contains("usage: LiveDataSample"))
+        #expect(result.output.isEmpty)
+    }
+
+    @Test func unknownUserExitsWith1AndListsTheUsers() async throws {
+        let folder = try TempFolder()
+        let result = try await SampleProcess(data: folder, arguments: ["--user", "nobody"]).finish()
+        #expect(result.status == 1)
+        #expect(result.errors.hasPrefix("LiveDataSample: "))
+        #expect(result.errors.contains("nobody"))
+        #expect(result.errors.contains("ada, alan, grace, linus, margaret, tim"))
+        #expect(result.output.isEmpty)
+    }
+
+    @Test func dataFolderThatIsAFileExitsWith1() async throws {
+        let folder = try TempFolder()
+        let file = folder.file("not-a-folder")
+        try Data("keep me".utf8).write(to: file)
+        let result = try await SampleProcess(data: nil, arguments: ["--data", file.path]).finish()
+        #expect(result.status == 1)
+        #expect(result.errors.hasPrefix("LiveDataSample: cannot use the data folder \(file.path)"))
+        #expect(result.errors.contains("--data"))
+        #expect(!result.errors.contains(".."), "a doubled full stop in: \(result.errors)")
+        #expect(result.output.isEmpty)
+        #expect(try Data(contentsOf: file) == Data("keep me".utf8))
+    }
+
+    @Test func helpPrintsTheUsageAndExitsWithZero() async throws {
+        let folder = try TempFolder()
+        let result = try await SampleProcess(data: folder, arguments: ["--help"]).finish()
+        #expect(result.status == 0)
+        #expect(result.output.hasPrefix("usage: LiveDataSample [options]"))
+        for option in ["--data", "--user", "--demo", "--plain", "--latency", "--activity", "--reset", "--help"] {
+            #expect(result.output.contains(option))
+        }
+        #expect(result.errors.isEmpty)
+        #expect(folder.contents.isEmpty, "--help touched the data folder")
+    }
+
+    @Test func environmentVariableChoosesTheDataFolder() async throws {
+        let folder = try TempFolder()
+        let app = try SampleProcess(data: nil, environment: ["LIVEDATA_SAMPLE_DATA": folder.path])
+        try await app.waitForChannels()
+        let result = await app.finish()
+        #expect(result.status == 0)
+        #expect(folder.contains("cache.sqlite"))
+        #expect(folder.contains("server.sqlite"))
+    }
+}

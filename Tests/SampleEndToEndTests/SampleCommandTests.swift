@@ -1,0 +1,40 @@
+import Foundation
+import Testing
+
+/// Commands in general: unknown ones, the help, the end of the input.
+@Suite(.timeLimit(.minutes(1)))
+struct SampleCommandTests {
+    @Test func unknownSlashCommandIsNoticed() async throws {
+        let folder = try TempFolder()
+        let app = try SampleProcess(data: folder, latency: 50)
+        try await app.waitForChannels()
+        try app.send("/bogus")
+        try await app.waitFor("> /bogus")
+        try await app.waitFor("notice: unknown command /bogus")
+        #expect(await app.finish().status == 0)
+    }
+
+    @Test func questionMarkTogglesTheHelp() async throws {
+        let folder = try TempFolder()
+        let app = try SampleProcess(data: folder, latency: 50)
+        try await app.waitForChannels()
+        try app.send("?")
+        try await app.waitFor("> ?")
+        try await app.waitFor("== Help ==")
+        try await app.waitFor("/offline: drop the connection")
+        try app.send("?")
+        try await app.waitFor("> ?")
+        try await app.waitFor("== Channels ==")
+        #expect(await app.finish().status == 0)
+    }
+
+    @Test func endOfInputQuitsWithZero() async throws {
+        let folder = try TempFolder()
+        let app = try SampleProcess(data: folder, latency: 50)
+        try await app.waitForChannels()
+        let result = await app.finish()
+        #expect(result.status == 0)
+        #expect(result.output.hasSuffix("bye\n"))
+        #expect(result.errors.isEmpty)
+    }
+}
