@@ -33,6 +33,7 @@ public final class TerminalApp {
     private struct Waiter {
         var condition: @MainActor (TerminalApp) -> Bool
         var continuation: CheckedContinuation<Bool, Never>
+        var timeout: Task<Void, Never>?
     }
 
     /// Creates the app over an environment and an output.
@@ -232,6 +233,7 @@ public final class TerminalApp {
         }
         for (id, waiter) in waiters where waiter.condition(self) {
             waiters[id] = nil
+            waiter.timeout?.cancel()
             waiter.continuation.resume(returning: true)
         }
     }
@@ -270,12 +272,12 @@ public final class TerminalApp {
         let id = nextWaiter
         nextWaiter += 1
         return await withCheckedContinuation { continuation in
-            waiters[id] = Waiter(condition: condition, continuation: continuation)
-            Task { @MainActor [weak self] in
-                try? await Task.sleep(for: timeout)
+            let timer = Task { @MainActor [weak self] in
+                guard (try? await Task.sleep(for: timeout)) != nil else { return }
                 guard let self, let waiter = self.waiters.removeValue(forKey: id) else { return }
                 waiter.continuation.resume(returning: false)
             }
+            waiters[id] = Waiter(condition: condition, continuation: continuation, timeout: timer)
         }
     }
 }
