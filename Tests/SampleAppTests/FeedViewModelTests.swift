@@ -155,23 +155,25 @@ struct FeedViewModelTests {
         #expect(fixture.server.requestCount == requests)
     }
 
-    @Test func aPostTheServerRefusesIsAnError() async throws {
+    /// The swift feed, fresh, after the server refused the post "doomed post".
+    private func feedWithARefusedPost() async throws -> (EnvironmentFixture, Feed) {
         let fixture = try await EnvironmentFixture.make()
         let feed = openFeed(fixture)
         try await waitFresh(feed)
         fixture.server.failRequests([.mutation], message: "writes are down")
         await feed.model.post("doomed post")
+        return (fixture, feed)
+    }
+
+    @Test func aPostTheServerRefusesIsAnError() async throws {
+        let (fixture, feed) = try await feedWithARefusedPost()
         #expect(feed.status.latest?.error == "not posted: server failure: writes are down")
         #expect(try await fixture.server.records(.communityFeed(communityId: "swift")).allSatisfy { $0.text != "doomed post" })
     }
 
     @Test
     func theErrorOfARefusedPostSurvivesTheNextDelivery() async throws {
-        let fixture = try await EnvironmentFixture.make()
-        let feed = openFeed(fixture)
-        try await waitFresh(feed)
-        fixture.server.failRequests([.mutation], message: "writes are down")
-        await feed.model.post("doomed post")
+        let (fixture, feed) = try await feedWithARefusedPost()
         #expect(feed.status.latest?.error == "not posted: server failure: writes are down")
         try await fixture.server.perform(.createPost(targetType: .community, targetId: "swift", text: "live post"), as: "tim")
         _ = try await feed.posts.next { $0.contains { $0.text == "live post" } }
@@ -180,11 +182,7 @@ struct FeedViewModelTests {
     }
 
     @Test func aPostTheServerRefusedIsMarkedFailedNotShownAsStored() async throws {
-        let fixture = try await EnvironmentFixture.make()
-        let feed = openFeed(fixture)
-        try await waitFresh(feed)
-        fixture.server.failRequests([.mutation], message: "writes are down")
-        await feed.model.post("doomed post")
+        let (fixture, feed) = try await feedWithARefusedPost()
         try await fixture.settle()
         let rows = try #require(feed.posts.latest)
         let doomed = try #require(rows.first { $0.text == "doomed post" })

@@ -26,6 +26,15 @@ struct PostViewModelTests {
             reactions: model.reactions.record(), status: model.status.record())
     }
 
+    /// The rich post (see `richPost`) opened, with everything loaded.
+    private func openRichPost() async throws -> (EnvironmentFixture, Post, Screen) {
+        let fixture = try await EnvironmentFixture.make()
+        let post = try await richPost(fixture)
+        let screen = open(fixture, post.id)
+        try await waitLoaded(fixture, screen)
+        return (fixture, post, screen)
+    }
+
     /// The seeded community post with the most reactions among those whose first comment has a reply.
     private func richPost(_ fixture: EnvironmentFixture) async throws -> Post {
         var best: Post?
@@ -103,10 +112,7 @@ struct PostViewModelTests {
     }
 
     @Test func toggleReactionAddsThenTakesBackTheUsersReaction() async throws {
-        let fixture = try await EnvironmentFixture.make()
-        let post = try await richPost(fixture)
-        let screen = open(fixture, post.id)
-        try await waitLoaded(fixture, screen)
+        let (fixture, post, screen) = try await openRichPost()
 
         await screen.model.toggleReaction("  Applause ")
         let added = try await screen.reactions.value { $0.contains { $0.name == "applause" } }
@@ -126,10 +132,7 @@ struct PostViewModelTests {
     }
 
     @Test func joiningAnotherUsersReactionCountsItAsMine() async throws {
-        let fixture = try await EnvironmentFixture.make()
-        let post = try await richPost(fixture)
-        let screen = open(fixture, post.id)
-        try await waitLoaded(fixture, screen)
+        let (_, _, screen) = try await openRichPost()
         let theirs = try #require(screen.reactions.latest?.first { !$0.isMine })
 
         await screen.model.toggleReaction(theirs.name)
@@ -142,10 +145,7 @@ struct PostViewModelTests {
     }
 
     @Test func aCommentShowsSyncingThenStored() async throws {
-        let fixture = try await EnvironmentFixture.make()
-        let post = try await richPost(fixture)
-        let screen = open(fixture, post.id)
-        try await waitLoaded(fixture, screen)
+        let (fixture, post, screen) = try await openRichPost()
         let before = try #require(screen.comments.latest)
 
         fixture.server.setLatency(.seconds(1))
@@ -169,10 +169,7 @@ struct PostViewModelTests {
     }
 
     @Test func blankCommentsAndReactionsDoNothing() async throws {
-        let fixture = try await EnvironmentFixture.make()
-        let post = try await richPost(fixture)
-        let screen = open(fixture, post.id)
-        try await waitLoaded(fixture, screen)
+        let (fixture, _, screen) = try await openRichPost()
         let requests = fixture.server.requestCount
         await screen.model.comment("  ")
         await screen.model.toggleReaction("   ")
@@ -180,10 +177,7 @@ struct PostViewModelTests {
     }
 
     @Test func aFailedCommentOrReactionIsAnError() async throws {
-        let fixture = try await EnvironmentFixture.make()
-        let post = try await richPost(fixture)
-        let screen = open(fixture, post.id)
-        try await waitLoaded(fixture, screen)
+        let (fixture, post, screen) = try await openRichPost()
         fixture.server.failRequests([.mutation], message: "writes are down")
 
         await screen.model.comment("doomed comment")
@@ -196,10 +190,7 @@ struct PostViewModelTests {
 
     @Test
     func aReactionTheServerRefusedIsNotCountedAndCanBeAddedLater() async throws {
-        let fixture = try await EnvironmentFixture.make()
-        let post = try await richPost(fixture)
-        let screen = open(fixture, post.id)
-        try await waitLoaded(fixture, screen)
+        let (fixture, post, screen) = try await openRichPost()
         let before = try #require(screen.reactions.latest)
         fixture.server.failRequests([.mutation], message: "writes are down")
         await screen.model.toggleReaction("applause")
@@ -215,10 +206,7 @@ struct PostViewModelTests {
 
     @Test
     func theErrorOfARefusedCommentSurvivesTheNextDelivery() async throws {
-        let fixture = try await EnvironmentFixture.make()
-        let post = try await richPost(fixture)
-        let screen = open(fixture, post.id)
-        try await waitLoaded(fixture, screen)
+        let (fixture, post, screen) = try await openRichPost()
         fixture.server.failRequests([.mutation], message: "writes are down")
         await screen.model.comment("doomed comment")
         #expect(screen.status.latest?.error == "not commented: server failure: writes are down")
@@ -229,10 +217,7 @@ struct PostViewModelTests {
     }
 
     @Test func aCommentTheServerRefusedIsMarkedFailedNotShownAsStored() async throws {
-        let fixture = try await EnvironmentFixture.make()
-        let post = try await richPost(fixture)
-        let screen = open(fixture, post.id)
-        try await waitLoaded(fixture, screen)
+        let (fixture, _, screen) = try await openRichPost()
         let before = try #require(screen.comments.latest)
         fixture.server.failRequests([.mutation], message: "writes are down")
         await screen.model.comment("doomed comment")
@@ -274,10 +259,7 @@ struct PostViewModelTests {
     }
 
     @Test func aClosedPostDeliversNothingMore() async throws {
-        let fixture = try await EnvironmentFixture.make()
-        let post = try await richPost(fixture)
-        let screen = open(fixture, post.id)
-        try await waitLoaded(fixture, screen)
+        let (fixture, post, screen) = try await openRichPost()
         screen.model.close()
         let counts = (screen.post.count, screen.comments.count, screen.reactions.count)
         try await fixture.server.perform(.createComment(postId: post.id, parentId: nil, text: "unseen"), as: "tim")
