@@ -13,7 +13,8 @@ struct Options {
     var demo = false
     var plain = false
     var latency: Duration?
-    var activity: Duration??
+    /// `--activity`: seconds between the other users' actions, 0 for none; nil when not given.
+    var activitySeconds: Int?
     var reset = false
     var showsHelp = false
 
@@ -39,9 +40,7 @@ struct Options {
             case "--demo": demo = true
             case "--plain": plain = true
             case "--latency": latency = .milliseconds(try number(of: argument))
-            case "--activity":
-                let seconds = try number(of: argument)
-                activity = .some(seconds == 0 ? nil : .seconds(seconds))
+            case "--activity": activitySeconds = try number(of: argument)
             case "--reset": reset = true
             case "--help", "-h": showsHelp = true
             default: throw Problem(description: "unknown option \(argument)")
@@ -64,7 +63,7 @@ struct Options {
             configuration.activityInterval = nil
         }
         if let latency { configuration.latency = latency }
-        if let activity { configuration.activityInterval = activity }
+        if let activitySeconds { configuration.activityInterval = activitySeconds == 0 ? nil : .seconds(activitySeconds) }
         return configuration
     }
 }

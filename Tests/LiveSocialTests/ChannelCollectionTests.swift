@@ -11,7 +11,9 @@ struct ChannelCollectionTests {
         let fixture = try await ClientFixture()
         let server = try await fixture.server.records(.channels())
         let first = fixture.client.createChannelCollection()
+        #expect(!first.hasLoadedFromServer)
         #expect(try await first.loadMore().map(\.id) == server.map(\.id))
+        #expect(first.hasLoadedFromServer)
         #expect(first.channels.map(\.id) == server.map(\.id))
         #expect(!first.hasMore)
 
@@ -23,12 +25,14 @@ struct ChannelCollectionTests {
         let load = Task { try await second.loadMore() }
         let cached = try await snapshots.next { !$0.isEmpty }
         #expect(cached.map(\.id) == server.map(\.id))
+        #expect(!second.hasLoadedFromServer, "the cached page is shown before the server answers")
         // Two requests: the sync point, then the page.
         for _ in 0..<2 {
             await fixture.clock.waitForSleepers(1)
             fixture.clock.advance(by: .seconds(1))
         }
         #expect(try await load.value.map(\.id) == server.map(\.id))
+        #expect(second.hasLoadedFromServer)
         second.snapshot.remove(observer: observer)
     }
 
@@ -114,6 +118,7 @@ struct ChannelCollectionTests {
         let page = try await collection.loadMore()
         #expect(page.map(\.id) == (try await fixture.server.records(.channels())).map(\.id))
         #expect(collection.hasMore)
+        #expect(!collection.hasLoadedFromServer, "the page came from the cache")
 
         let empty = try await ClientFixture()
         empty.server.failNextRequests(1)

@@ -47,9 +47,7 @@ struct MessageSendingTests {
     // MARK: Rejection, resend
 
     @Test func aRejectedMessageFailsAndIsResentOnceTheRuleIsGone() async throws {
-        let fixture = try await ClientFixture()
-        fixture.server.rejectMessages(containing: "spam", reason: "no spam here")
-        let (collection, recorder, _) = try await openCollection(fixture.client)
+        let (fixture, collection, recorder) = try await openChatRejectingSpam()
         let (failed, failedContext) = try await sendRejected("buy spam", from: fixture.client, in: recorder)
         let requestId = failed.clientRequestId
         #expect(failedContext.source == .local)
@@ -562,9 +560,7 @@ struct MessageSendingTests {
     }
 
     @Test func sentAndFailedMessagesCannotBeCanceled() async throws {
-        let fixture = try await ClientFixture()
-        fixture.server.rejectMessages(containing: "spam", reason: "no spam here")
-        let (collection, recorder, _) = try await openCollection(fixture.client)
+        let (fixture, collection, recorder) = try await openChatRejectingSpam()
         let sent = try await fixture.client.messages.send("already sent", to: "general")
         let sentId = sent.clientRequestId
         try await waitUntil(recorder) { steps(of: sentId, in: recorder).contains("updated succeeded") }
@@ -608,9 +604,7 @@ struct MessageSendingTests {
     // MARK: Removing failed messages
 
     @Test func removeFailedDeletesOnlyFailedMessages() async throws {
-        let fixture = try await ClientFixture()
-        fixture.server.rejectMessages(containing: "spam", reason: "no spam here")
-        let (collection, recorder, _) = try await openCollection(fixture.client)
+        let (fixture, collection, recorder) = try await openChatRejectingSpam()
         let (failed, _) = try await sendRejected("spam one", from: fixture.client, in: recorder)
         let requestId = failed.clientRequestId
 
@@ -921,6 +915,16 @@ private func next(
     }
     let message = try #require(event.messages.first { requestId == nil || $0.clientRequestId == requestId })
     return (message, try #require(event.context))
+}
+
+/// A client whose server refuses messages containing "spam" (reason "no spam here"), with a
+/// started collection of "general" and its recorder.
+@MainActor
+private func openChatRejectingSpam() async throws -> (ClientFixture, MessageCollection, MessageCollectionRecorder) {
+    let fixture = try await ClientFixture()
+    fixture.server.rejectMessages(containing: "spam", reason: "no spam here")
+    let (collection, recorder, _) = try await openCollection(fixture.client)
+    return (fixture, collection, recorder)
 }
 
 /// Sends a message the server's "spam" rule rejects, expects the send to throw the rejection,

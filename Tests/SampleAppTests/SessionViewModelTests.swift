@@ -17,6 +17,20 @@ struct SessionViewModelTests {
         #expect(session.userId == "ada")
     }
 
+    @Test func theReadMarkersProblemsReachTheNotice() async throws {
+        let folder = try TemporaryDirectory()
+        let markers = folder.file("read-markers.json")
+        try Data("not json".utf8).write(to: markers)
+        let fixture = try await EnvironmentFixture.make(readMarkersURL: markers)
+        let session = SessionViewModel(environment: fixture.environment)
+        #expect(session.notice.data?.contains("read markers were unreadable") == true)
+
+        let notices = session.notice.record()
+        try FileManager.default.removeItem(at: folder.url)
+        fixture.readMarkers.markRead("general", messageCount: 3)
+        #expect(notices.latest?.hasPrefix("could not save read markers") == true)
+    }
+
     @Test func itStartsOfflineWhenTheServerIsDisconnected() async throws {
         let fixture = try await EnvironmentFixture.make()
         fixture.server.disconnect()

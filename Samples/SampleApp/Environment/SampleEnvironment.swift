@@ -26,7 +26,7 @@ public final class SampleEnvironment {
     /// The signed-in user's id.
     public var userId: String { client.userId }
 
-    /// Creates an environment over parts made by the caller (tests); call ``start(activityInterval:)``.
+    /// Creates an environment over parts made by the caller (tests); call ``start(backgroundActivity:)``.
     public init(server: EmbeddedServer, client: SocialClient, readMarkers: ReadMarkers, activity: SimulatedActivity) {
         self.server = server
         self.client = client
@@ -77,14 +77,15 @@ public final class SampleEnvironment {
             notices.append("while you were away: \(actions.count) things happened")
         }
         if !notices.isEmpty { environment.launchNotice = notices.joined(separator: "; ") }
-        environment.start(activityInterval: configuration.activityInterval)
+        environment.start(backgroundActivity: configuration.activityInterval != nil)
         return environment
     }
 
-    /// Starts applying real-time events and, with an interval, the other users' background activity.
-    public func start(activityInterval: Duration?) {
+    /// Starts applying real-time events and, when `backgroundActivity` is true, the other users'
+    /// background activity (an action every `OtherUsers.activity.interval` of the server's clock).
+    public func start(backgroundActivity: Bool) {
         client.startRealtime()
-        guard activityInterval != nil, activityTask == nil else { return }
+        guard backgroundActivity, activityTask == nil else { return }
         let activity = others.activity
         activityTask = Task { await activity.run() }
     }

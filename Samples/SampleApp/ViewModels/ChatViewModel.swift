@@ -16,7 +16,6 @@ public final class ChatViewModel: MessageCollectionDelegate {
     private let hugeGapThreshold: Int
     private let collectionData = MutableLiveData<MessageCollection>()
     private let statusData = MutableLiveData(data: ScreenStatus())
-    private let snapshotData: LiveData<MessageCollectionSnapshot>
     private var startWaiter: CheckedContinuation<Void, Never>?
     private let catchUps = CatchUpCounter()
     private var isClosed = false
@@ -42,7 +41,6 @@ public final class ChatViewModel: MessageCollectionDelegate {
         self.hugeGapThreshold = hugeGapThreshold
         let snapshot = collectionData.switchMap { $0?.snapshot }
         let me = environment.userId
-        snapshotData = snapshot
         messages = snapshot.map { Self.rows($0 ?? MessageCollectionSnapshot(), me: me) }
         title = snapshot.map { $0?.channel?.displayName ?? channelId }.distinctUntilChanged()
         hasPrevious = snapshot.map { $0?.hasPrevious ?? false }.distinctUntilChanged()

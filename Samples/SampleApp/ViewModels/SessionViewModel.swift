@@ -16,16 +16,24 @@ public final class SessionViewModel {
 
     /// Whether the app is connected to the server.
     public var isOnline: LiveData<Bool> { onlineData }
-    /// The last session-wide notice: the connection changed, others acted, or a problem.
+    /// The last session-wide notice: the connection changed, others acted, or a problem (such as
+    /// read markers that could not be read or saved).
     public var notice: LiveData<String> { noticeData }
     /// The signed-in user's id.
     public var userId: String { environment.userId }
 
-    /// Creates the view model; the notice starts with the environment's launch notice, if any.
+    /// Creates the view model; the notice starts with the environment's launch notice and the
+    /// read markers' problem, if any, and later shows every new problem of the read markers.
     public init(environment: SampleEnvironment) {
         self.environment = environment
         onlineData = MutableLiveData(data: environment.server.isConnected)
-        if let launch = environment.launchNotice { noticeData.data = launch }
+        let problems = environment.readMarkers.problem
+        let startup = [environment.launchNotice, problems.data].compactMap { $0 }
+        if !startup.isEmpty { noticeData.data = startup.joined(separator: "; ") }
+        // Owned by this view model, held weakly: the observation ends with it.
+        problems.observe(owner: self) { [unowned self] problem in
+            if let problem { noticeData.data = problem }
+        }
     }
 
     /// Drops the connection.

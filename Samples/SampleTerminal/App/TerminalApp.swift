@@ -23,12 +23,12 @@ public final class TerminalApp {
     private var editor = LineEditor()
     /// The command the demo is "typing", shown in the input line.
     private var demoInput: String?
-    private var isOnline = true
     private var seenNotices: [ObjectIdentifier: String] = [:]
     private var isRenderScheduled = false
     private var waiters: [Int: Waiter] = [:]
     private var nextWaiter = 0
-    private var sessionObservers: [AnyObject] = []
+    private var onlineObserver: Observer<Bool?>?
+    private var noticeObserver: Observer<String?>?
 
     private struct Waiter {
         var condition: @MainActor (TerminalApp) -> Bool
@@ -54,15 +54,11 @@ public final class TerminalApp {
     /// Shows the channel list and loads it.
     public func start() async {
         navigator.onChange = { [unowned self] in setNeedsDisplay() }
-        sessionObservers.append(session.isOnline.observeForever { [unowned self] online in
-            isOnline = online ?? false
-            setNeedsDisplay()
-        })
-        sessionObservers.append(session.notice.observeForever { [unowned self] text in
+        onlineObserver = session.isOnline.observeForever { [unowned self] _ in setNeedsDisplay() }
+        noticeObserver = session.notice.observeForever { [unowned self] text in
             if let text { notice = text }
             setNeedsDisplay()
-        })
-        session.isOnline.dispatch()
+        }
         session.notice.dispatch()
         _ = await execute(.channels)
     }
@@ -114,6 +110,8 @@ public final class TerminalApp {
 
     /// Leaves every screen, stops the services and restores the terminal.
     public func shutdown() {
+        if let onlineObserver { session.isOnline.remove(observer: onlineObserver) }
+        if let noticeObserver { session.notice.remove(observer: noticeObserver) }
         navigator.closeAll()
         environment.shutdown()
         output.finish()
@@ -251,7 +249,7 @@ public final class TerminalApp {
         }
         let tabs = Navigator.Tab.allCases.map { $0 == navigator.tab ? "[\($0.rawValue)]" : " \($0.rawValue) " }
         let header = " LiveData Sample · \(session.userId)   " + tabs.joined(separator: " ") + "   ? help"
-        var status = "\(session.userId) · " + (isOnline ? "● online" : "○ offline")
+        var status = "\(session.userId) · " + (session.isOnline.data == true ? "● online" : "○ offline")
         if let top {
             if top.status.isLoading { status += " · loading…" }
             if top.showsDataStatus { status += " · \(top.status.source.rawValue)" }

@@ -26,9 +26,7 @@ public final class FeedView: ScreenView {
     override public var hints: String { "N open · type to post · /feed <community>" }
 
     override public func body(width: Int, height: Int) -> [String] {
-        let strip = tabs.enumerated().map { index, tab in
-            tab.isSelected ? "[\(tab.id)]" : " \(tab.id) "
-        }.joined(separator: " ")
+        let strip = tabs.map { $0.isSelected ? "[\($0.id)]" : " \($0.id) " }.joined(separator: " ")
         var lines = [TextLayout.fit("communities: " + strip, width: width), ""]
         if posts.isEmpty { lines.append(status.isLoading ? "  loading posts…" : "  no posts yet") }
         for (index, post) in posts.enumerated() {

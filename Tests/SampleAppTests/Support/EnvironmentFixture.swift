@@ -38,7 +38,7 @@ final class EnvironmentFixture {
     ) async throws -> EnvironmentFixture {
         let fixture = try EnvironmentFixture(
             server: server, clock: clock, userId: userId, cache: cache, readMarkersURL: readMarkersURL)
-        fixture.environment.start(activityInterval: nil)
+        fixture.environment.start(backgroundActivity: false)
         try await fixture.waitForConnection(true)
         return fixture
     }
