@@ -139,6 +139,18 @@ struct ProfileViewModelTests {
         #expect(linus.status.latest?.error == nil)
     }
 
+    @Test func aFollowErrorOutlastsANewDeliveryOfTheProfile() async throws {
+        let fixture = try await EnvironmentFixture.make()
+        let linus = open(fixture, "linus")
+        try await waitLoaded(fixture, linus)
+        fixture.server.failRequests([.mutation], message: "writes are down")
+        await linus.model.toggleFollow()
+        fixture.server.resetFailures()
+        _ = try await fixture.server.perform(.updateUser(displayName: nil, about: "Kernel.", avatarURL: nil), as: "linus")
+        try await linus.summary.value { $0.about == "Kernel." }
+        #expect(linus.status.latest?.error == "follow not changed: server failure: writes are down")
+    }
+
     @Test func userIdAtIndexCountsFollowersThenFollowing() async throws {
         let fixture = try await EnvironmentFixture.make()
         let linus = open(fixture, "linus")

@@ -18,6 +18,8 @@ public final class ProfileViewModel {
     private let followersData = MutableLiveData<[String]>(data: [])
     private let followingData = MutableLiveData<[String]>(data: [])
     private let statusData = MutableLiveData(data: ScreenStatus(isLoading: true))
+    /// Why the last follow or unfollow failed; nil once one succeeds.
+    private var actionError: String?
 
     /// The head of the profile; nil until the user is known.
     public var summary: LiveData<ProfileSummary> { summaryData }
@@ -40,6 +42,7 @@ public final class ProfileViewModel {
         tokens.append(user.observe { [unowned self] user, error in
             var status = ScreenStatus(loading: user.loadingStatus, data: user.dataStatus, error: error)
             status.notice = statusData.data?.notice
+            status.error = status.error ?? actionError
             if status != statusData.data { statusData.data = status }
             publishSummary()
         })
@@ -72,14 +75,20 @@ public final class ProfileViewModel {
     public func toggleFollow() async {
         guard userId != environment.userId else { return }
         let follows = environment.client.follows
+        let previous = actionError
         do {
             if isFollowed {
                 try await follows.unfollow(userId)
             } else {
                 try await follows.follow(userId)
             }
+            actionError = nil
         } catch {
-            statusData.update { $0.error = "follow not changed: \(ScreenStatus.describe(error))" }
+            actionError = "follow not changed: \(ScreenStatus.describe(error))"
+        }
+        // A success takes back only the error of an earlier follow, not the profile's own.
+        statusData.update { status in
+            if actionError != nil || status.error == previous { status.error = actionError }
         }
     }
 
