@@ -9,7 +9,7 @@ import Testing
 /// The channel list: cached then fresh rows, unread counts from the read markers, real-time
 /// changes, the change-log catch-up and errors.
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct ChannelListViewModelTests {
     /// The rows the server's channels make, most recently active first, with no markers.
     private func expectedRows(_ fixture: EnvironmentFixture, markers: [String: Int] = [:]) async throws -> [ChannelRow] {
@@ -260,6 +260,21 @@ struct ChannelListViewModelTests {
         let count = rows.count
         list.close()
         try await fixture.say("nobody is listening", in: "general", as: "alan")
+        try await fixture.settle()
+        #expect(rows.count == count)
+    }
+
+    @Test func rowsObservedAfterTheViewModelIsGoneDeliverNothingMore() async throws {
+        let fixture = try await EnvironmentFixture.make()
+        var list: ChannelListViewModel? = ChannelListViewModel(environment: fixture.environment)
+        weak let released = list
+        let rows = try #require(list?.rows.record())
+        await list?.load()
+        let count = rows.count
+        list = nil
+        #expect(released == nil, "the rows do not keep the view model")
+        fixture.environment.readMarkers.markRead("general", messageCount: 1_000)
+        try await fixture.say("after the list is gone", in: "general", as: "alan")
         try await fixture.settle()
         #expect(rows.count == count)
     }

@@ -6,7 +6,7 @@ import Testing
 /// The terminal app against the embedded server: commands reach the right screen or the session,
 /// frames come from the view models' state, and screens' lifecycles follow the navigation.
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct TerminalAppTests {
     private func started() async throws -> (TerminalApp, RecordingScreen, EnvironmentFixture) {
         let fixture = try await EnvironmentFixture.make()
@@ -104,5 +104,20 @@ struct TerminalAppTests {
         app.shutdown()
         #expect(screen.finished)
         #expect(app.navigator.views.isEmpty)
+    }
+
+    @Test func theSessionAndNavigatorOutliveTheAppSafely() async throws {
+        var (app, screen, fixture): (TerminalApp?, RecordingScreen, EnvironmentFixture) = try await started()
+        let session = try #require(app?.session)
+        let navigator = try #require(app?.navigator)
+        weak let released = app
+        let frames = screen.frames.count
+        app = nil
+        #expect(released == nil, "nothing but its owner keeps the app")
+        session.goOffline()
+        try await fixture.waitForConnection(false)
+        navigator.onChange()
+        #expect(session.isOnline.data == false)
+        #expect(screen.frames.count == frames, "nothing draws for an app that is gone")
     }
 }

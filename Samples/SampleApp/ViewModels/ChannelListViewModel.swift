@@ -29,15 +29,17 @@ public final class ChannelListViewModel: ChannelCollectionDelegate {
         self.collection = environment.client.createChannelCollection()
         collection.delegate = self
         let markers = environment.readMarkers
-        rowsData.addSource(collection.snapshot) { [unowned self] channels in
-            rowsData.data = Self.rows(channels ?? [], markers: markers.counts.data ?? [:])
+        // Weakly: a view may keep observing `rows` after the view model is gone.
+        rowsData.addSource(collection.snapshot) { [weak self] channels in
+            self?.rowsData.data = Self.rows(channels ?? [], markers: markers.counts.data ?? [:])
         }
-        rowsData.addSource(markers.counts) { [unowned self] counts in
+        rowsData.addSource(markers.counts) { [weak self] counts in
+            guard let self else { return }
             rowsData.data = Self.rows(collection.channels, markers: counts ?? [:])
         }
         // Cached channels shown before the server's page: the list is local until it answers.
-        cacheObserver = collection.snapshot.observeForever { [unowned self] channels in
-            guard !collection.hasLoadedFromServer, channels?.isEmpty == false else { return }
+        cacheObserver = collection.snapshot.observeForever { [weak self] channels in
+            guard let self, !collection.hasLoadedFromServer, channels?.isEmpty == false else { return }
             statusData.update { $0.source = .local }
         }
     }

@@ -86,7 +86,7 @@ public final class Navigator {
         let oldTop = top
         body()
         let alive = views
-        for view in alive where !before.contains(where: { $0 === view }) { view.onChange = { [unowned self] in onChange() } }
+        for view in alive where !before.contains(where: { $0 === view }) { view.onChange = { [weak self] in self?.onChange() } }
         for view in before where !alive.contains(where: { $0 === view }) {
             view.close()
             view.lifecycle.state = .destroyed

@@ -53,9 +53,11 @@ public final class TerminalApp {
 
     /// Shows the channel list and loads it.
     public func start() async {
-        navigator.onChange = { [unowned self] in setNeedsDisplay() }
-        onlineObserver = session.isOnline.observeForever { [unowned self] _ in setNeedsDisplay() }
-        noticeObserver = session.notice.observeForever { [unowned self] text in
+        // Weakly: the navigator and the session are public, and may outlive the app.
+        navigator.onChange = { [weak self] in self?.setNeedsDisplay() }
+        onlineObserver = session.isOnline.observeForever { [weak self] _ in self?.setNeedsDisplay() }
+        noticeObserver = session.notice.observeForever { [weak self] text in
+            guard let self else { return }
             if let text { notice = text }
             setNeedsDisplay()
         }
@@ -216,7 +218,8 @@ public final class TerminalApp {
     public func setNeedsDisplay() {
         guard !isRenderScheduled else { return }
         isRenderScheduled = true
-        Task { @MainActor in
+        Task { @MainActor [weak self] in
+            guard let self else { return }
             isRenderScheduled = false
             render()
         }
