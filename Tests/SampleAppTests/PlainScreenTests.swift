@@ -42,11 +42,4 @@ struct PlainScreenTests {
         #expect(!written.contains("\u{1B}"))
         #expect(written.hasSuffix("> /quit\n"))
     }
-
-    @Test func anANSIFrameFillsTheTerminalExactly() {
-        let rows = ANSIScreen.rows(
-            of: frame("a", Array(repeating: "line", count: 40), notice: "n"), size: (width: 80, height: 24))
-        #expect(rows.count == 24)
-        #expect(rows.last == "> ")
-    }
 }

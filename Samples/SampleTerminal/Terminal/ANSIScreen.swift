@@ -29,7 +29,7 @@ public final class ANSIScreen: ScreenOutput {
         rows += Array(repeating: String(repeating: " ", count: width), count: bodyHeight - body.count)
         rows.append("\u{1B}[33m" + TextLayout.pad(frame.notice, width: width) + "\u{1B}[0m")
         rows.append("\u{1B}[7m" + TextLayout.pad(frame.status, width: width) + "\u{1B}[0m")
-        rows.append("> " + String(frame.input.suffix(width - 3)))
+        rows.append("> " + TextLayout.suffix(frame.input, columns: width - 3))
         return rows
     }
 
@@ -45,7 +45,7 @@ public final class ANSIScreen: ScreenOutput {
         for (index, row) in rows.enumerated() where index >= drawn.count || drawn[index] != row {
             out += "\u{1B}[\(index + 1);1H\u{1B}[2K" + row
         }
-        let inputColumn = 3 + min(frame.input.count, size.width - 3)
+        let inputColumn = 3 + TextLayout.columns(TextLayout.suffix(frame.input, columns: size.width - 3))
         out += "\u{1B}[\(rows.count);\(inputColumn)H"
         drawn = rows
         Terminal.write(out)

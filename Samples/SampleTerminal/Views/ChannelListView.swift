@@ -25,7 +25,7 @@ public final class ChannelListView: ScreenView {
         var lines = rows.enumerated().map { index, row in
             let unread = row.unreadCount > 0 ? "(\(row.unreadCount))" : ""
             let head = "\(String(index + 1).leftPadded(to: 2)). \(TextLayout.pad(row.name, width: 14)) \(TextLayout.pad(unread, width: 5)) "
-            return head + TextLayout.fit(row.lastMessage ?? "", width: width - head.count)
+            return head + TextLayout.fit(row.lastMessage ?? "", width: width - TextLayout.columns(head))
         }
         if hasMore { lines.append("    … /more for more channels") }
         return Array(lines.prefix(height))
