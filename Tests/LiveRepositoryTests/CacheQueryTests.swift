@@ -2,7 +2,7 @@ import TestSupport
 import Testing
 @testable import LiveRepository
 
-@Suite(.timeLimit(.minutes(1))) struct CacheQueryTests {
+@Suite(.timeLimit(.minutes(3))) struct CacheQueryTests {
     @Test(arguments: [true, false], [UInt64(1), 2, 3])
     func conditionAfterARowSelectsExactlyTheRowsAfterItInTheQuerysOrder(ascending: Bool, seed: UInt64) throws {
         let (connection, rows) = try KeyedRow.randomTable(seed: seed)

@@ -12,7 +12,7 @@ struct Tag: CacheRecord {
 }
 
 @MainActor
-@Suite(.timeLimit(.minutes(1))) struct CacheTransactionTests {
+@Suite(.timeLimit(.minutes(3))) struct CacheTransactionTests {
     @Test func upsertReportsWhetherTheCacheChanged() async throws {
         let store = try await makeNoteStore()
         let results = try await store.write { transaction -> [Bool] in

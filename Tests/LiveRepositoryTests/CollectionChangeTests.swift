@@ -2,7 +2,7 @@ import TestSupport
 import Testing
 @testable import LiveRepository
 
-@Suite(.timeLimit(.minutes(1))) struct CollectionChangeTests {
+@Suite(.timeLimit(.minutes(3))) struct CollectionChangeTests {
     // MARK: - The value and its contract
 
     @Test func anEmptyChangeIsEmpty() {

@@ -2,7 +2,7 @@
 import TestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct CollectionWindowTests {
+@Suite(.timeLimit(.minutes(3))) struct CollectionWindowTests {
     func key(_ value: SQLiteValue, _ id: String, _ rowid: Int64 = 0) -> RowKey { RowKey(value: value, id: id, rowid: rowid) }
 
     // MARK: Property test against SQLite

@@ -4,7 +4,7 @@ import Dispatch
 import Testing
 
 @MainActor
-@Suite(.timeLimit(.minutes(1))) struct LiveCollectionTests {
+@Suite(.timeLimit(.minutes(3))) struct LiveCollectionTests {
     typealias Delivery = (status: DataStatus, loading: LoadingStatus, ids: [String], change: CollectionChange?, error: String?)
 
     func observe(_ collection: LiveCollection<Note>) -> (Deliveries<Delivery>, NotificationToken) {

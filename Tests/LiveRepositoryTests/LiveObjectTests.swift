@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 @MainActor
-@Suite(.timeLimit(.minutes(1))) struct LiveObjectTests {
+@Suite(.timeLimit(.minutes(3))) struct LiveObjectTests {
     typealias Delivery = (status: DataStatus, loading: LoadingStatus, snapshot: Note?, error: String?)
 
     func observe(_ object: LiveObject<Note>) -> (Deliveries<Delivery>, NotificationToken) {

@@ -4,7 +4,7 @@ import Observation
 import Testing
 
 @MainActor
-@Suite(.timeLimit(.minutes(1))) struct LiveObservationTests {
+@Suite(.timeLimit(.minutes(3))) struct LiveObservationTests {
     /// What an `onChange` saw when it ran (at willSet time).
     @MainActor final class Sightings {
         var objectStates: [(DataStatus, String?)] = []

@@ -5,7 +5,7 @@ import Foundation
 import Testing
 
 @MainActor
-@Suite(.timeLimit(.minutes(1))) struct LiveStoreTests {
+@Suite(.timeLimit(.minutes(3))) struct LiveStoreTests {
     struct Abort: Error, Equatable {}
 
     @Test(arguments: TestDatabase.allCases)

@@ -4,7 +4,7 @@ import LiveData
 import Testing
 
 @MainActor
-@Suite(.timeLimit(.minutes(1))) struct NotificationTokenTests {
+@Suite(.timeLimit(.minutes(3))) struct NotificationTokenTests {
     final class Witness {}
 
     /// How a test ends a token: by invalidating it, or by releasing it.

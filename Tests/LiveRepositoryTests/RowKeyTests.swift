@@ -2,7 +2,7 @@
 import TestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct RowKeyTests {
+@Suite(.timeLimit(.minutes(3))) struct RowKeyTests {
     /// SQLite's `ORDER BY value, id` over random values, compared with sorting by `precedes`.
     @Test(arguments: [UInt64(11), 12, 13, 14, 15, 16, 17, 18])
     func orderingMatchesSQLite(seed: UInt64) throws {

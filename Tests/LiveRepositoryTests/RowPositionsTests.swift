@@ -2,7 +2,7 @@
 import TestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct RowPositionsTests {
+@Suite(.timeLimit(.minutes(3))) struct RowPositionsTests {
     @Test func findsEveryStoredRowAndNothingElse() {
         var random = SeededRandom(seed: 7)
         let keys = (0..<5_000).map { _ in Int64(bitPattern: random.next()) } + [0, 1, 2, -1, Int64.max, Int64.min]

@@ -4,7 +4,7 @@ import Foundation
 import LiveRepository
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct SQLiteConnectionTests {
+@Suite(.timeLimit(.minutes(3))) struct SQLiteConnectionTests {
     // MARK: - Values
 
     /// One value of each storage class, with the edge cases of each.

@@ -3,7 +3,7 @@ import TestSupport
 import LiveRepository
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct SQLiteMigratorTests {
+@Suite(.timeLimit(.minutes(3))) struct SQLiteMigratorTests {
     /// A migration that records that it ran in the `log` table, which migration 1 creates.
     private static func logging(_ version: Int) -> SQLiteMigration {
         SQLiteMigration(version: version, name: "step \(version)") { db in

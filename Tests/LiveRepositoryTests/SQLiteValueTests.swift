@@ -1,7 +1,7 @@
 import Testing
 import LiveRepository
 
-@Suite(.timeLimit(.minutes(1))) struct SQLiteValueTests {
+@Suite(.timeLimit(.minutes(3))) struct SQLiteValueTests {
     @Test func literalsBuildTheMatchingStorageClass() {
         let values: [SQLiteValue] = [nil, 42, 1.5, "abc", true, false]
         #expect(values == [.null, .integer(42), .real(1.5), .text("abc"), .integer(1), .integer(0)])

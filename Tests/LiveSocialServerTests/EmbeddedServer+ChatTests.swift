@@ -5,7 +5,7 @@ import Testing
 
 /// The requests a chat view makes: messages around a point in time, scoped change logs, and the
 /// extras messages carry.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct EmbeddedServerChatTests {
     @Test func fetchMessagesPagesBothWaysFromATimeWithoutGapsOrRepeats() async throws {
         let fixture = try ServerFixture()

@@ -3,7 +3,7 @@ import LiveSocial
 import LiveSocialServer
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct EmbeddedServerNetworkTests {
+@Suite(.timeLimit(.minutes(3))) struct EmbeddedServerNetworkTests {
     @Test func aRequestDoesNotCompleteUntilTheClockPassesTheLatency() async throws {
         let fixture = try await ServerFixture.seeded()
         fixture.server.setLatency(.milliseconds(150))

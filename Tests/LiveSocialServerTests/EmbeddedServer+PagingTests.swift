@@ -3,7 +3,7 @@ import LiveSocial
 import LiveSocialServer
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct EmbeddedServerPagingTests {
+@Suite(.timeLimit(.minutes(3))) struct EmbeddedServerPagingTests {
     /// Pages through a query in small pages and checks the result against one big page.
     private func checkPaging<Record: CacheRecord>(
         _ query: SocialQuery<Record>, _ fixture: ServerFixture, pageSize: Int = 3, expectAtLeast minimum: Int = 1

@@ -3,7 +3,7 @@ import LiveSocial
 import LiveSocialServer
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct EmbeddedServerTests {
+@Suite(.timeLimit(.minutes(3))) struct EmbeddedServerTests {
     @Test func fetchReturnsTheServerCopyOrNil() async throws {
         let fixture = try await ServerFixture.seeded()
         let api = fixture.connection()

@@ -1,7 +1,7 @@
 import LiveSocialServer
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct ManualClockTests {
+@Suite(.timeLimit(.minutes(3))) struct ManualClockTests {
     @Test func startsAtZeroAndAdvances() {
         let clock = ManualClock()
         #expect(clock.now == ManualClock.Instant(offset: .zero))

@@ -3,7 +3,7 @@ import LiveSocial
 import LiveSocialServer
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct SimulatedActivityTests {
+@Suite(.timeLimit(.minutes(3))) struct SimulatedActivityTests {
     private func actions(seed: UInt64, steps: Int) async throws -> (actions: [String], sequence: Int64, channels: [Channel]) {
         let fixture = try await ServerFixture.seeded()
         let activity = SimulatedActivity(server: fixture.server, seed: seed)

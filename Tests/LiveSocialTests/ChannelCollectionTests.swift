@@ -5,7 +5,7 @@ import TestSupport
 import Testing
 
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct ChannelCollectionTests {
     @Test func theFirstPageShowsTheCacheThenTheServersChannelsMostRecentlyActiveFirst() async throws {
         let fixture = try await ClientFixture()

@@ -4,7 +4,7 @@ import LiveSocialServer
 import Testing
 
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct FollowRepositoryTests {
     @Test func getShowsTheCachedFollowFirstThenTheServersAnswer() async throws {
         let fixture = try await ClientFixture(realtime: false)

@@ -3,7 +3,7 @@ import LiveSocial
 import TestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct LiveSocialSchemaTests {
     @Test func aVersion1CacheMigratesAndKeepsItsMessages() throws {
         let folder = try TemporaryDirectory()

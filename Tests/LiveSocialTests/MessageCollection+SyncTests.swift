@@ -8,7 +8,7 @@ import Testing
 /// rows, real-time events, catching up after the connection comes back, and changes that arrive
 /// while the server answers. The helpers both files use are at the bottom of this one.
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct MessageCollectionSyncTests {
     // MARK: Replacing the cache
 

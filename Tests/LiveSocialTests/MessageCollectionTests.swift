@@ -9,7 +9,7 @@ import Testing
 /// Replacing stale cached rows, real-time events and catching up after being offline are in
 /// `MessageCollection+SyncTests.swift`, with the helpers both files use.
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct MessageCollectionTests {
     @Test func opensAtTheNewestMessagesFromTheCacheThenTheServer() async throws {
         let fixture = try await ClientFixture()

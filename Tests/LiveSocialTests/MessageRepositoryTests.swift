@@ -4,7 +4,7 @@ import LiveSocialServer
 import Testing
 
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct MessageRepositoryTests {
     @Test func aChatOpensOnTheNewestPageInChatOrderAndPagesBack() async throws {
         let fixture = try await ClientFixture()

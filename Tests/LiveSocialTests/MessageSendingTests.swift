@@ -8,7 +8,7 @@ import Testing
 /// Sending the user's messages, Sendbird style: pending, succeeded, failed, resent, canceled,
 /// removed, automatically resent on reconnection and after a restart, never stored or shown twice.
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct MessageSendingTests {
     // MARK: Pending → succeeded
 

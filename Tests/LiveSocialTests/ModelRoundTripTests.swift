@@ -4,7 +4,7 @@ import Testing
 
 /// Every model survives a trip through its table unchanged, and refuses a row whose enumeration
 /// column holds a value it does not know.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct ModelRoundTripTests {
     // Each record has a distinct value in every column (no two columns share a string or a
     // number, optionals are set, and enums and flags are not their defaults), so a column read

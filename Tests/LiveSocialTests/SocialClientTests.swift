@@ -6,7 +6,7 @@ import Testing
 import TestSupport
 
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct SocialClientTests {
     @Test func startRealtimeIsIdempotent() async throws {
         let fixture = try await ClientFixture(realtime: false)

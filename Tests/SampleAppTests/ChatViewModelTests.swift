@@ -9,7 +9,7 @@ import Testing
 /// A channel's chat: cached then fresh messages, paging back, sending (pending, sent, failed,
 /// resent, discarded, offline), live replies, catching up and the huge-gap reload.
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct ChatViewModelTests {
     /// A chat view model with its messages and status recorded.
     struct Chat {

@@ -8,7 +8,7 @@ import Testing
 
 /// A community's feed: the tabs, the posts newest first, switching, posting, paging and errors.
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct FeedViewModelTests {
     /// A feed view model with its holders recorded.
     struct Feed {

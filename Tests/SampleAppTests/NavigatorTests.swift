@@ -3,7 +3,7 @@ import SampleTerminal
 import Testing
 
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct NavigatorTests {
     @Test func aTabsRootIsMadeOnceAndResumed() {
         let navigator = Navigator()

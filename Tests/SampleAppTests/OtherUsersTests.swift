@@ -7,7 +7,7 @@ import Testing
 
 /// The other users of the embedded server: random actions on demand, replies and floods.
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct OtherUsersTests {
     @Test func theyAreEveryoneButTheSignedInUser() async throws {
         let fixture = try await EnvironmentFixture.make()

@@ -8,7 +8,7 @@ import Testing
 
 /// One post: its row, its comments, its reactions counted by name, commenting and reacting.
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct PostViewModelTests {
     /// A post view model with its holders recorded.
     struct Screen {

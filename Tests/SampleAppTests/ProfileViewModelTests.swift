@@ -8,7 +8,7 @@ import Testing
 
 /// A profile: its summary, its followers and following, and following or unfollowing.
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct ProfileViewModelTests {
     /// A profile view model with its holders recorded.
     struct Profile {

@@ -6,7 +6,7 @@ import Testing
 
 /// The read markers: what the user has read of each channel, kept in a small JSON file.
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct ReadMarkersTests {
     @Test func aMissingFileStartsWithNoMarkersAndNoProblem() throws {
         let folder = try TemporaryDirectory()

@@ -5,7 +5,7 @@ import Testing
 /// Where the sample keeps its data: the `--data` flag, then the environment variable, then the
 /// per-user folder.
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct SampleDataFolderTests {
     let home = URL(fileURLWithPath: "/home/tester", isDirectory: true)
     let everything = [

@@ -7,7 +7,7 @@ import Testing
 
 /// The app-wide status: online or not, and what the other users just did.
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct SessionViewModelTests {
     @Test func itStartsOnlineWithNoNotice() async throws {
         let fixture = try await EnvironmentFixture.make()

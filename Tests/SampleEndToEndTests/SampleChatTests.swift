@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// A chat: sending, the pending state, and other members' messages arriving live.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct SampleChatTests {
     @Test func sentMessageShowsAsSendingThenAsSent() async throws {
         let folder = try TempFolder()

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// The command line and the environment variable: help, errors, exit codes.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct SampleCommandLineTests {
     @Test func unknownOptionExitsWith64() async throws {
         let folder = try TempFolder()

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// Commands in general: unknown ones, the help, the end of the input.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct SampleCommandTests {
     @Test func unknownSlashCommandIsNoticed() async throws {
         let folder = try TempFolder()

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `--demo`: the scripted tour plays by itself and exits.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct SampleDemoTests {
     @Test func demoPlaysTheTourAndExitsWithZero() async throws {
         let folder = try TempFolder()

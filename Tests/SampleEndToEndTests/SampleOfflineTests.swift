@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// Going offline and back: the change-log catch-up, the huge gap, and messages sent while offline.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct SampleOfflineTests {
     @Test func replyWhileOfflineArrivesThroughTheChangeLog() async throws {
         let folder = try TempFolder()

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// A second run over the same data folder: the cache shows first, then the server's data.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct SampleRestartTests {
     @Test func secondRunShowsTheCacheThenFreshData() async throws {
         let folder = try TempFolder()
