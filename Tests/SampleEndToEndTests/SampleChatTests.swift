@@ -1,16 +1,16 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// A chat: sending, the pending state, and other members' messages arriving live.
 @Suite(.timeLimit(.minutes(3)))
 struct SampleChatTests {
     @Test func sentMessageShowsAsSendingThenAsSent() async throws {
-        let folder = try TempFolder()
+        let folder = try TemporaryDirectory()
         let app = try SampleProcess(data: folder, latency: 300)
         try await app.openChat("general")
 
-        try app.send("Testing, one two")
-        try await app.waitFor("> Testing, one two")
+        try await app.enter("Testing, one two")
         let pending = try await app.waitForLine("the first line of the message") { $0.contains("ada: Testing, one two") }
         #expect(pending.hasPrefix("…"))
         #expect(pending.hasSuffix("ada: Testing, one two  (sending)"))
@@ -24,23 +24,21 @@ struct SampleChatTests {
     }
 
     @Test func chatOpensByRowNumber() async throws {
-        let folder = try TempFolder()
+        let folder = try TemporaryDirectory()
         let app = try SampleProcess(data: folder, latency: 50)
         try await app.waitForChannels()
-        try app.send("1")
-        try await app.waitFor("> 1")
+        try await app.enter("1")
         try await app.waitFor("== #")
         try await app.waitFor(SampleProcess.chatFresh)
         #expect(await app.finish().status == 0)
     }
 
     @Test func otherMembersReplyArrivesLive() async throws {
-        let folder = try TempFolder()
+        let folder = try TemporaryDirectory()
         let app = try SampleProcess(data: folder, latency: 100)
         try await app.openChat("general")
 
-        try app.send("/reply Hi from the other side")
-        try await app.waitFor("> /reply Hi from the other side")
+        try await app.enter("/reply Hi from the other side")
         try await app.waitFor("notice: alan replied in #general", movingMark: false)
         try await app.waitForSentLine("alan", "Hi from the other side")
 

@@ -1,11 +1,12 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// The command line and the environment variable: help, errors, exit codes.
 @Suite(.timeLimit(.minutes(3)))
 struct SampleCommandLineTests {
     @Test func unknownOptionExitsWith64() async throws {
-        let folder = try TempFolder()
+        let folder = try TemporaryDirectory()
         let result = try await SampleProcess(data: folder, arguments: ["--bogus"]).finish()
         #expect(result.status == 64)
         #expect(result.errors.hasPrefix("LiveDataSample: unknown option --bogus"))
@@ -14,7 +15,7 @@ struct SampleCommandLineTests {
     }
 
     @Test func unknownUserExitsWith1AndListsTheUsers() async throws {
-        let folder = try TempFolder()
+        let folder = try TemporaryDirectory()
         let result = try await SampleProcess(data: folder, arguments: ["--user", "nobody"]).finish()
         #expect(result.status == 1)
         #expect(result.errors.hasPrefix("LiveDataSample: "))
@@ -24,7 +25,7 @@ struct SampleCommandLineTests {
     }
 
     @Test func dataFolderThatIsAFileExitsWith1() async throws {
-        let folder = try TempFolder()
+        let folder = try TemporaryDirectory()
         let file = folder.file("not-a-folder")
         try Data("keep me".utf8).write(to: file)
         let result = try await SampleProcess(data: nil, arguments: ["--data", file.path]).finish()
@@ -37,7 +38,7 @@ struct SampleCommandLineTests {
     }
 
     @Test func helpPrintsTheUsageAndExitsWithZero() async throws {
-        let folder = try TempFolder()
+        let folder = try TemporaryDirectory()
         let result = try await SampleProcess(data: folder, arguments: ["--help"]).finish()
         #expect(result.status == 0)
         #expect(result.output.hasPrefix("usage: LiveDataSample [options]"))
@@ -49,12 +50,12 @@ struct SampleCommandLineTests {
     }
 
     @Test func environmentVariableChoosesTheDataFolder() async throws {
-        let folder = try TempFolder()
-        let app = try SampleProcess(data: nil, environment: ["LIVEDATA_SAMPLE_DATA": folder.path])
+        let folder = try TemporaryDirectory()
+        let app = try SampleProcess(data: nil, environment: ["LIVEDATA_SAMPLE_DATA": folder.url.path])
         try await app.waitForChannels()
         let result = await app.finish()
         #expect(result.status == 0)
-        #expect(folder.contains("cache.sqlite"))
-        #expect(folder.contains("server.sqlite"))
+        #expect(folder.contents.contains("cache.sqlite"))
+        #expect(folder.contents.contains("server.sqlite"))
     }
 }

@@ -1,35 +1,33 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// Commands in general: unknown ones, the help, the end of the input.
 @Suite(.timeLimit(.minutes(3)))
 struct SampleCommandTests {
     @Test func unknownSlashCommandIsNoticed() async throws {
-        let folder = try TempFolder()
+        let folder = try TemporaryDirectory()
         let app = try SampleProcess(data: folder, latency: 50)
         try await app.waitForChannels()
-        try app.send("/bogus")
-        try await app.waitFor("> /bogus")
+        try await app.enter("/bogus")
         try await app.waitFor("notice: unknown command /bogus")
         #expect(await app.finish().status == 0)
     }
 
     @Test func questionMarkTogglesTheHelp() async throws {
-        let folder = try TempFolder()
+        let folder = try TemporaryDirectory()
         let app = try SampleProcess(data: folder, latency: 50)
         try await app.waitForChannels()
-        try app.send("?")
-        try await app.waitFor("> ?")
+        try await app.enter("?")
         try await app.waitFor("== Help ==")
         try await app.waitFor("/offline: drop the connection")
-        try app.send("?")
-        try await app.waitFor("> ?")
+        try await app.enter("?")
         try await app.waitFor("== Channels ==")
         #expect(await app.finish().status == 0)
     }
 
     @Test func endOfInputQuitsWithZero() async throws {
-        let folder = try TempFolder()
+        let folder = try TemporaryDirectory()
         let app = try SampleProcess(data: folder, latency: 50)
         try await app.waitForChannels()
         let result = await app.finish()

@@ -1,11 +1,12 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `--demo`: the scripted tour plays by itself and exits.
 @Suite(.timeLimit(.minutes(3)))
 struct SampleDemoTests {
     @Test func demoPlaysTheTourAndExitsWithZero() async throws {
-        let folder = try TempFolder()
+        let folder = try TemporaryDirectory()
         let app = try SampleProcess(data: folder, latency: 100, arguments: ["--demo"])
         let result = await app.finish()
 

@@ -1,11 +1,12 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// Going offline and back: the change-log catch-up, the huge gap, and messages sent while offline.
 @Suite(.timeLimit(.minutes(3)))
 struct SampleOfflineTests {
     @Test func replyWhileOfflineArrivesThroughTheChangeLog() async throws {
-        let folder = try TempFolder()
+        let folder = try TemporaryDirectory()
         let app = try SampleProcess(data: folder, latency: 100)
         try await app.openChat("general")
 
@@ -13,8 +14,7 @@ struct SampleOfflineTests {
         try await app.waitFor("status: ada · ○ offline")
         try app.send("/reply While you were offline")
         try await app.waitFor("notice: alan replied in #general")
-        try app.send("/online")
-        try await app.waitFor("> /online")
+        try await app.enter("/online")
         #expect(!app.outputBeforeMark.contains("alan: While you were offline"), "the reply showed while offline")
 
         try await app.waitFor("notice: caught up: 1 message change from the change log", movingMark: false)
@@ -25,7 +25,7 @@ struct SampleOfflineTests {
     }
 
     @Test func floodWhileOfflineIsAHugeGapThatReloadsTheNewest() async throws {
-        let folder = try TempFolder()
+        let folder = try TemporaryDirectory()
         let app = try SampleProcess(data: folder, latency: 100)
         try await app.openChat("general")
 
@@ -33,8 +33,7 @@ struct SampleOfflineTests {
         try await app.waitFor("status: ada · ○ offline")
         try app.send("/flood 350")
         try await app.waitFor("notice: others sent 350 messages in #general")
-        try app.send("/online")
-        try await app.waitFor("> /online")
+        try await app.enter("/online")
         #expect(!app.outputBeforeMark.contains("Message 350 of 350"), "a flood message showed while offline")
 
         try await app.waitFor("notice: huge gap", movingMark: false)
@@ -44,21 +43,19 @@ struct SampleOfflineTests {
     }
 
     @Test func messageSentWhileOfflineStaysPendingUntilOnline() async throws {
-        let folder = try TempFolder()
+        let folder = try TemporaryDirectory()
         let app = try SampleProcess(data: folder, latency: 100)
         try await app.openChat("general")
 
         try app.send("/offline")
         try await app.waitFor("status: ada · ○ offline")
-        try app.send("Written offline")
-        try await app.waitFor("> Written offline")
+        try await app.enter("Written offline")
         try await app.waitFor("notice: offline: the message will be sent", movingMark: false)
         let pending = try await app.waitForLine("the pending line") { $0.contains("ada: Written offline") }
         #expect(pending.hasPrefix("…"))
         #expect(pending.hasSuffix("  (sending)"))
 
-        try app.send("/online")
-        try await app.waitFor("> /online")
+        try await app.enter("/online")
         let beforeOnline = app.outputBeforeMark.split(separator: "\n")
         #expect(!beforeOnline.contains { $0.contains("ada: Written offline") && !$0.contains("(sending)") },
                 "the message was sent while offline")

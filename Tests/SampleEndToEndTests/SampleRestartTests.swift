@@ -1,11 +1,12 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// A second run over the same data folder: the cache shows first, then the server's data.
 @Suite(.timeLimit(.minutes(3)))
 struct SampleRestartTests {
     @Test func secondRunShowsTheCacheThenFreshData() async throws {
-        let folder = try TempFolder()
+        let folder = try TemporaryDirectory()
 
         let first = try SampleProcess(data: folder, latency: 50)
         try await first.openChat("general")
@@ -23,8 +24,7 @@ struct SampleRestartTests {
         let local = channels.range(of: "· local │ N open")
         #expect(local != nil, "the channel list shows its cached rows as `· local` before `· fresh`:\n\(channels)")
 
-        try second.send("/open general")
-        try await second.waitFor("> /open general")
+        try await second.enter("/open general")
         let cached = try await second.waitForSentLine("ada", "Kept in the cache")
         #expect(!cached.isEmpty)
         let chat = try await second.waitFor(SampleProcess.chatFresh)

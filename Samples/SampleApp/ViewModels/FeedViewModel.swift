@@ -93,13 +93,14 @@ public final class FeedViewModel {
     public func post(_ text: String) async {
         let text = text.trimmingCharacters(in: .whitespaces)
         guard !text.isEmpty else { return }
+        let previous = actionError
         do {
             _ = try await environment.client.posts.create(text: text, in: .community, targetId: communityId)
             actionError = nil
         } catch {
             actionError = "not posted: \(ScreenStatus.describe(error))"
         }
-        statusData.update { $0.error = actionError }
+        statusData.showActionError(actionError, replacing: previous)
     }
 
     /// Stops following the collections.

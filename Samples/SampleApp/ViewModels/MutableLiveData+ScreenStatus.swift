@@ -8,4 +8,12 @@ extension MutableLiveData<ScreenStatus> {
         change(&status)
         if status != data { data = status }
     }
+
+    /// Shows the outcome of a user's action (a post, a follow): its error, or, after a success,
+    /// no error where the previous action's error was. An error of the screen's own data stays.
+    func showActionError(_ error: String?, replacing previous: String?) {
+        update { status in
+            if error != nil || status.error == previous { status.error = error }
+        }
+    }
 }

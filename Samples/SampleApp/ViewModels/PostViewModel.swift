@@ -86,13 +86,14 @@ public final class PostViewModel {
     }
 
     private func attempt<T>(_ failure: String, _ body: (SocialClient) async throws -> T) async {
+        let previous = actionError
         do {
             _ = try await body(environment.client)
             actionError = nil
         } catch {
             actionError = "\(failure): \(ScreenStatus.describe(error))"
         }
-        statusData.update { $0.error = actionError }
+        statusData.showActionError(actionError, replacing: previous)
     }
 
     /// Reactions counted by name, most used first, then by name; one the server refused (still

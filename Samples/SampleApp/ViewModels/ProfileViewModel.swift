@@ -86,10 +86,7 @@ public final class ProfileViewModel {
         } catch {
             actionError = "follow not changed: \(ScreenStatus.describe(error))"
         }
-        // A success takes back only the error of an earlier follow, not the profile's own.
-        statusData.update { status in
-            if actionError != nil || status.error == previous { status.error = actionError }
-        }
+        statusData.showActionError(actionError, replacing: previous)
     }
 
     /// Stops following the profile and its lists.

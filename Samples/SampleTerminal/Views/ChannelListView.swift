@@ -34,11 +34,8 @@ public final class ChannelListView: ScreenView {
     override public func handle(_ command: Command) async -> ViewAction? {
         switch command {
         case .open(let key):
-            if let number = Int(key) {
-                guard let id = viewModel.channelId(at: number - 1) else { return .say("there is no channel \(number)") }
-                return .openChat(channelId: id)
-            }
-            return .openChat(channelId: key)
+            guard let id = id(opening: key, row: viewModel.channelId(at:)) else { return .say("there is no channel \(key)") }
+            return .openChat(channelId: id)
         case .more:
             await viewModel.loadMore()
             return .done

@@ -41,8 +41,7 @@ public final class FeedView: ScreenView {
     override public func handle(_ command: Command) async -> ViewAction? {
         switch command {
         case .open(let key):
-            guard let number = Int(key) else { return .openPost(postId: key) }
-            guard let id = viewModel.postId(at: number - 1) else { return .say("there is no post \(number)") }
+            guard let id = id(opening: key, row: viewModel.postId(at:)) else { return .say("there is no post \(key)") }
             return .openPost(postId: id)
         case .feed(let community?):
             return viewModel.select(community) ? .done : .say("there is no community \(community)")

@@ -39,8 +39,7 @@ public final class ProfileView: ScreenView {
     override public func handle(_ command: Command) async -> ViewAction? {
         switch command {
         case .open(let key):
-            guard let number = Int(key) else { return .openProfile(userId: key) }
-            guard let id = viewModel.userId(at: number - 1) else { return .say("there is no person \(number)") }
+            guard let id = id(opening: key, row: viewModel.userId(at:)) else { return .say("there is no person \(key)") }
             return .openProfile(userId: id)
         case .follow:
             await viewModel.toggleFollow()

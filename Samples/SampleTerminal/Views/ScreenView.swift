@@ -56,6 +56,17 @@ open class ScreenView: LifecycleOwner {
         data.dispatch(initiator: observer)
     }
 
+    /// The id an `/open` argument names: the id on row `key` (counted from 1) when `key` is a
+    /// number, else `key` itself; nil for a number with no row.
+    ///
+    /// - Parameters:
+    ///   - key: the argument, a row number or an id.
+    ///   - row: the view model's id on a row (counted from 0), if there is one.
+    public func id(opening key: String, row: (Int) -> String?) -> String? {
+        guard let number = Int(key) else { return key }
+        return row(number - 1)
+    }
+
     /// Observes a view model's status into ``status``.
     public func bindStatus(_ data: LiveData<ScreenStatus>) {
         bind(data) { [unowned self] in status = $0 ?? ScreenStatus() }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// One run of the built `LiveDataSample` executable, its standard input, output and error on pipes.
 ///
@@ -41,7 +42,7 @@ final class SampleProcess: @unchecked Sendable {
     }
 
     /// The data folder given with `--data`, kept alive for as long as the process.
-    let folder: TempFolder?
+    let folder: TemporaryDirectory?
     /// The command line after the executable.
     let arguments: [String]
 
@@ -77,10 +78,10 @@ final class SampleProcess: @unchecked Sendable {
     ///   - arguments: more arguments, after `--data`, `--activity 0` and `--latency`.
     ///   - environment: variables added to the test's environment (from which
     ///     `LIVEDATA_SAMPLE_DATA` is removed first).
-    init(data folder: TempFolder?, latency: Int = 100, arguments more: [String] = [], environment: [String: String] = [:]) throws {
+    init(data folder: TemporaryDirectory?, latency: Int = 100, arguments more: [String] = [], environment: [String: String] = [:]) throws {
         Self.brokenPipesIgnored
         self.folder = folder
-        var arguments = folder.map { ["--data", $0.path] } ?? []
+        var arguments = folder.map { ["--data", $0.url.path] } ?? []
         arguments += ["--activity", "0", "--latency", String(latency)]
         arguments += more
         self.arguments = arguments
@@ -349,11 +350,17 @@ extension SampleProcess {
         try await waitFor(Self.channelsFresh)
     }
 
+    /// Sends `line` and waits until the app echoes it (`> line`), which moves the mark past the
+    /// echo: what the app printed before reading the line stays before the mark.
+    func enter(_ line: String) async throws {
+        try send(line)
+        try await waitFor("> \(line)")
+    }
+
     /// Opens the chat of `channel` from the channel list and waits until it shows the server's data.
     func openChat(_ channel: String) async throws {
         try await waitForChannels()
-        try send("/open \(channel)")
-        try await waitFor("> /open \(channel)")
+        try await enter("/open \(channel)")
         try await waitFor(Self.chatFresh)
     }
 
