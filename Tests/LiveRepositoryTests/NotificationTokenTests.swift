@@ -95,4 +95,119 @@ import Testing
         token.invalidate()
         #expect(token.lifecycle.state == .destroyed)
     }
+
+    // MARK: A held token alone keeps its observation alive
+
+    /// Observes a live object made here and kept by nobody but the token, as a screen that keeps
+    /// only `token = repository.get(id:).observe { ... }` does.
+    private func observeUnheldObject(
+        _ store: LiveStore, server: RecordServer<Note>, log: Deliveries<String?>
+    ) -> (NotificationToken, WeakBox<LiveObject<Note>>) {
+        let object = LiveObject<Note>(store: store, id: "a", fetch: { try await server.fetch() })
+        let token = object.observe { object, _ in log.record(object.snapshot?.body) }
+        return (token, WeakBox(object))
+    }
+
+    @Test func aHeldTokenAloneKeepsALiveObjectLoadingAndUpdating() async throws {
+        let store = try await makeNoteStore([Note(id: "a", rank: 1, body: "cached")])
+        let server = RecordServer<Note>()
+        let log = Deliveries<String?>()
+        let (token, object) = observeUnheldObject(store, server: server, log: log)
+        #expect(try await log.next() == "cached")
+        await server.answer(.success(Note(id: "a", rank: 1, body: "fresh")))
+        #expect(try await log.next() == "fresh")
+        try await store.write { try $0.upsert(Note(id: "a", rank: 1, body: "changed")) }
+        #expect(try await log.next() == "changed")
+        #expect(object.value != nil)
+        #expect(token.isValid)
+
+        // Invalidating the token frees the object, and the block is not called again.
+        token.invalidate()
+        #expect(object.value == nil)
+        try await store.write { try $0.upsert(Note(id: "a", rank: 1, body: "later")) }
+        await settle(store)
+        #expect(log.unread == 0)
+    }
+
+    @Test func releasingTheOnlyTokenFreesTheLiveObjectAndWhatTheBlockCaptured() async throws {
+        let store = try await makeNoteStore([Note(id: "a", rank: 1, body: "cached")])
+        let log = Deliveries<String?>()
+        weak var weakWitness: Witness?
+        var (token, object): (NotificationToken?, WeakBox<LiveObject<Note>>) = {
+            let witness = Witness()
+            weakWitness = witness
+            let object = LiveObject<Note>(store: store, id: "a", fetch: nil)
+            return (object.observe { object, _ in _ = witness; log.record(object.snapshot?.body) }, WeakBox(object))
+        }()
+        #expect(try await log.next() == "cached")
+        #expect(object.value != nil && weakWitness != nil)
+        token = nil
+        #expect(object.value == nil)
+        #expect(weakWitness == nil)
+        try await store.write { try $0.upsert(Note(id: "a", rank: 1, body: "later")) }
+        await settle(store)
+        #expect(log.unread == 0)
+        _ = token
+    }
+
+    @Test func aHeldTokenAloneKeepsALiveCollectionLoadingAndUpdating() async throws {
+        let store = try await makeNoteStore(Note.numbered(3))
+        let server = PageServer<Note>()
+        let log = Deliveries<[String]>()
+        var (token, collection): (NotificationToken?, WeakBox<LiveCollection<Note>>) = {
+            let collection = LiveCollection(
+                store: store, query: CacheQuery<Note>(orderBy: "rank"),
+                fetchPage: { try await server.fetch(cursor: $0, limit: $1) })
+            let token = collection.observe { collection, _, _ in log.record(collection.allObjects().map(\.id)) }
+            return (token, WeakBox(collection))
+        }()
+        #expect(try await log.next() == ["n1", "n2", "n3"])
+        await server.answer(.success(RemotePage(records: Note.numbered(4), nextCursor: nil)))
+        #expect(try await log.next() == ["n1", "n2", "n3", "n4"])
+        try await store.write { try $0.upsert(Note(id: "n5", rank: 5)) }
+        #expect(try await log.next() == ["n1", "n2", "n3", "n4", "n5"])
+        #expect(collection.value != nil)
+
+        token = nil
+        #expect(collection.value == nil)
+        try await store.write { try $0.upsert(Note(id: "n6", rank: 6)) }
+        await settle(store)
+        #expect(log.unread == 0)
+        _ = token
+    }
+
+    @Test func anObserveOnceTokenKeepsTheObjectUntilItsOneCall() async throws {
+        let store = try await makeNoteStore([Note(id: "a", rank: 1, body: "cached")])
+        let server = RecordServer<Note>()
+        let log = Deliveries<String?>()
+        let (token, object): (NotificationToken, WeakBox<LiveObject<Note>>) = {
+            let object = LiveObject<Note>(store: store, id: "a", fetch: { try await server.fetch() })
+            return (object.observeOnce(.fresh) { object, _ in log.record(object.snapshot?.body) }, WeakBox(object))
+        }()
+        await settle(store)
+        #expect(object.value != nil)
+        #expect(log.unread == 0)
+        await server.answer(.success(Note(id: "a", rank: 1, body: "fresh")))
+        #expect(try await log.next() == "fresh")
+        #expect(!token.isValid)
+        #expect(object.value == nil)
+    }
+
+    @Test func anObserveOnceCollectionTokenKeepsTheCollectionUntilItsOneCall() async throws {
+        let store = try await makeNoteStore(Note.numbered(2))
+        let server = PageServer<Note>()
+        let log = Deliveries<Int>()
+        let (token, collection): (NotificationToken, WeakBox<LiveCollection<Note>>) = {
+            let collection = LiveCollection(
+                store: store, query: CacheQuery<Note>(orderBy: "rank"),
+                fetchPage: { try await server.fetch(cursor: $0, limit: $1) })
+            return (collection.observeOnce(.fresh) { collection, _, _ in log.record(collection.count) }, WeakBox(collection))
+        }()
+        await settle(store)
+        #expect(collection.value != nil)
+        await server.answer(.success(RemotePage(records: Note.numbered(3), nextCursor: nil)))
+        #expect(try await log.next() == 3)
+        #expect(!token.isValid)
+        #expect(collection.value == nil)
+    }
 }

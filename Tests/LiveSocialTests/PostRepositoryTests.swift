@@ -1,3 +1,4 @@
+import TestSupport
 import LiveRepository
 import LiveSocial
 import LiveSocialServer
@@ -204,6 +205,72 @@ struct PostRepositoryTests {
         _ = try await fixture.server.perform(.addReaction(targetType: .post, targetId: "post-3", name: "like"), as: "tim")
         let reacted = try await post.next(in: log) { $0.snapshot?.reactionCount == before.reactionCount + 1 }
         #expect(reacted.snapshot == (try await fixture.server.record(Post.self, id: "post-3")))
+        _ = token
+    }
+
+    // MARK: A held token alone keeps the observation
+
+    /// The screen of the issue report: it keeps only the token of `posts.get(id:).observe`.
+    @MainActor
+    final class PostScreen {
+        var token: NotificationToken?
+        let shown = Deliveries<ObjectDelivery<Post>>()
+        private(set) weak var post: LiveObject<Post>?
+
+        func show(_ client: SocialClient) {
+            let post = client.posts.get(id: "post-4")
+            self.post = post
+            token = post.observe { [shown] post, error in
+                shown.record(ObjectDelivery(dataStatus: post.dataStatus, loadingStatus: post.loadingStatus,
+                                            snapshot: post.snapshot, error: error))
+            }
+        }
+    }
+
+    @Test func aScreenKeepingOnlyThePostsTokenSeesFreshDataAndLaterChanges() async throws {
+        let fixture = try await ClientFixture()
+        let screen = PostScreen()
+        screen.show(fixture.client)
+        let fresh = try await screen.shown.next { $0.dataStatus == .fresh }
+        #expect(fresh.snapshot?.id == "post-4")
+        _ = try await fixture.server.perform(.updatePost(id: "post-4", text: "edited by its author"), as: "ada")
+        let edited = try await screen.shown.next { $0.snapshot?.text == "edited by its author" }
+        #expect(edited.dataStatus == .fresh)
+        #expect(screen.post != nil)
+
+        screen.token = nil
+        #expect(screen.post == nil)
+        _ = try await fixture.server.perform(.updatePost(id: "post-4", text: "edited again"), as: "ada")
+        try await fixture.settle()
+        #expect(screen.shown.unread == 0)
+    }
+
+    @Test func aScreenKeepingOnlyTheFeedsTokenSeesFreshRowsAndNewPosts() async throws {
+        let fixture = try await ClientFixture()
+        let shown = Deliveries<[String]>()
+        weak var feed: LiveCollection<Post>?
+        var token: NotificationToken? = {
+            let collection = fixture.client.posts.communityFeed(communityId: "hiking")
+            feed = collection
+            return collection.observe { collection, _, _ in
+                if collection.dataStatus == .fresh { shown.record(collection.allObjects().map(\.id)) }
+            }
+        }()
+        let first = try await shown.next()
+        #expect(first == (try await fixture.server.records(.communityFeed(communityId: "hiking"))).map(\.id))
+        let created = try await fixture.server.perform(
+            .createPost(targetType: .community, targetId: "hiking", text: "trail report"), as: "alan")
+        let id = try #require(created.first(Post.self)?.id)
+        let grown = try await shown.next { $0.first == id }
+        #expect(grown.count == first.count + 1)
+        #expect(feed != nil)
+
+        token = nil
+        #expect(feed == nil)
+        _ = try await fixture.server.perform(
+            .createPost(targetType: .community, targetId: "hiking", text: "another"), as: "alan")
+        try await fixture.settle()
+        #expect(shown.unread == 0)
         _ = token
     }
 }

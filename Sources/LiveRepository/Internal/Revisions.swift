@@ -22,12 +22,15 @@ final class Revisions {
     /// Observes the revisions. `deliver` gets the change when the observer saw the revision just
     /// before (nil otherwise, as on a first delivery); `accept` filters deliveries for
     /// `observeOnce`. When `once` is set the token is invalidated after the first accepted one.
+    /// The token keeps `observed` (the live object or collection that owns these revisions)
+    /// until it is invalidated or released.
     func observe(
+        keeping observed: AnyObject,
         once: Bool = false,
         accept: @escaping () -> Bool = { true },
         _ deliver: @escaping (CollectionChange?) -> Void
     ) -> NotificationToken {
-        let token = NotificationToken()
+        let token = NotificationToken(keeping: observed)
         var lastSeen = current
         // The closure holds the token weakly: the token is the owner, and must die with its holder.
         let observer = holder.observe(owner: token) { [weak token] revision in

@@ -172,25 +172,29 @@ public final class LiveCollection<Record: CacheRecord>: Observable {
     /// Calls `block` now if there is something to show, then after every visible change, until
     /// the returned token is invalidated or released.
     ///
+    /// The token keeps this collection working until then (its loading and its real-time
+    /// updates), so holding the token alone is enough.
+    ///
     /// The block gets this collection, the ``CollectionChange`` from the state the observer saw
     /// last (nil on the first call, or when the observer missed a state), and the error of the
     /// delivery, if any. It is called on the main actor.
     public func observe(
         _ block: @escaping (LiveCollection<Record>, CollectionChange?, (any Error)?) -> Void
     ) -> NotificationToken {
-        revisions.observe { [unowned self] change in block(self, change, state.error) }
+        revisions.observe(keeping: self) { [unowned self] change in block(self, change, state.error) }
     }
 
     /// Calls `block` exactly once, then ends the observation.
     ///
     /// By default the call comes with the first delivery, which is the cached rows when there
     /// are some, as the seed documents. Pass `.fresh` to wait for the server's first page (or its
-    /// error). Keep the token until the call comes: releasing it cancels the wait.
+    /// error). Keep the token until the call comes: releasing it cancels the wait. Until then the
+    /// token keeps this collection working, as ``observe(_:)``'s does.
     public func observeOnce(
         _ condition: ObserveOnceCondition = .firstDelivery,
         _ block: @escaping (LiveCollection<Record>, CollectionChange?, (any Error)?) -> Void
     ) -> NotificationToken {
-        revisions.observe(once: true, accept: { [unowned self] in
+        revisions.observe(keeping: self, once: true, accept: { [unowned self] in
             condition == .firstDelivery || state.dataStatus == .fresh || state.error != nil
         }) { [unowned self] change in block(self, change, state.error) }
     }

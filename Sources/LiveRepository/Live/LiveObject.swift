@@ -95,22 +95,26 @@ public final class LiveObject<Record: CacheRecord>: Observable {
     /// Calls `block` now if there is something to show, then after every visible change, until
     /// the returned token is invalidated or released.
     ///
+    /// The token keeps this live object working until then (its loading and its real-time updates),
+    /// so holding the token alone is enough.
+    ///
     /// The block gets this live object (read ``snapshot`` and the statuses from it) and the
     /// error of the delivery, if any. It is called on the main actor.
     public func observe(_ block: @escaping (LiveObject<Record>, (any Error)?) -> Void) -> NotificationToken {
-        revisions.observe { [unowned self] _ in block(self, state.error) }
+        revisions.observe(keeping: self) { [unowned self] _ in block(self, state.error) }
     }
 
     /// Calls `block` exactly once, then ends the observation.
     ///
     /// By default the call comes with the first delivery, which is the cached record when there
     /// is one, as the seed documents. Pass `.fresh` to wait for the server's answer (or its error).
-    /// Keep the token until the call comes: releasing it cancels the wait.
+    /// Keep the token until the call comes: releasing it cancels the wait. Until then the token
+    /// keeps this live object working, as ``observe(_:)``'s does.
     public func observeOnce(
         _ condition: ObserveOnceCondition = .firstDelivery,
         _ block: @escaping (LiveObject<Record>, (any Error)?) -> Void
     ) -> NotificationToken {
-        revisions.observe(once: true, accept: { [unowned self] in
+        revisions.observe(keeping: self, once: true, accept: { [unowned self] in
             condition == .firstDelivery || state.dataStatus == .fresh || state.error != nil
         }) { [unowned self] _ in block(self, state.error) }
     }

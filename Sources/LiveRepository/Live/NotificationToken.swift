@@ -7,13 +7,21 @@ import LiveData
 /// after either. Store it in the object whose lifetime matches the screen:
 ///
 /// ```swift
-/// final class ChannelScreen {
+/// final class PostScreen {
 ///     private var token: NotificationToken?
-///     func show() {
-///         token = channel.observe { channel, error in self.render(channel.snapshot) }
+///     func show(_ client: SocialClient) {
+///         token = client.posts.get(id: "post-4").observe { post, error in
+///             self.render(post.snapshot)
+///         }
 ///     }
 /// }
 /// ```
+///
+/// The token alone is enough: while it is valid it keeps the live object or collection it
+/// observes, and with it the loading from the cache and the server and the real-time updates,
+/// as if the caller held that object too. Invalidating or releasing the token lets it go; an
+/// `observeOnce` token lets go after its one call. Nothing the token keeps holds the token, so
+/// there is no retain cycle, and a live object that nobody else holds is deallocated then.
 ///
 /// The token is the `LifecycleOwner` of the observation: its lifecycle is
 /// `Lifecycle.State.resumed` while it observes and
@@ -23,17 +31,21 @@ import LiveData
 public final class NotificationToken: LifecycleOwner {
     /// The observation's lifecycle; ``invalidate()`` destroys it.
     public let lifecycle = Lifecycle()
+    /// The live object or collection observed, kept while the observation is on.
+    private var observed: AnyObject?
 
-    init() {
+    init(keeping observed: AnyObject) {
+        self.observed = observed
         lifecycle.state = .resumed
     }
 
     /// Whether the observation is still on: false after ``invalidate()``.
     public var isValid: Bool { lifecycle.state != .destroyed }
 
-    /// Ends the observation: its block is not called again and is released. Calling it again
-    /// does nothing.
+    /// Ends the observation: its block is not called again and is released, and so is the live
+    /// object or collection, unless something else keeps it. Calling it again does nothing.
     public func invalidate() {
         lifecycle.state = .destroyed
+        observed = nil
     }
 }
