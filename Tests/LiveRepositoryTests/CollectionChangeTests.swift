@@ -49,13 +49,13 @@ import Testing
     }
 
     @Test func emptyToEmptyIsEmpty() {
-        #expect(WindowDiff.change(from: [], to: [], modified: [7]).isEmpty)
+        #expect(WindowDiff.change(from: Self.rows([]), to: Self.rows([]), modified: [7]).isEmpty)
     }
 
     @Test func noChangeIsEmpty() {
-        #expect(WindowDiff.change(from: [1, 2, 3], to: [1, 2, 3], modified: []).isEmpty)
+        #expect(WindowDiff.change(from: Self.rows([1, 2, 3]), to: Self.rows([1, 2, 3]), modified: []).isEmpty)
         // A modified id that is not in the window is ignored.
-        #expect(WindowDiff.change(from: [1, 2, 3], to: [1, 2, 3], modified: [9]).isEmpty)
+        #expect(WindowDiff.change(from: Self.rows([1, 2, 3]), to: Self.rows([1, 2, 3]), modified: [9]).isEmpty)
     }
 
     @Test func insertsAtTheFrontInTheMiddleAndAtTheEnd() {
@@ -128,6 +128,55 @@ import Testing
         expectDiff([1, 2, 3], [4, 5], modified: [1], deletions: [0, 1, 2], insertions: [0, 1])
     }
 
+    // MARK: - Rows are identified by their id, not their rowid
+
+    @Test func aRowidReusedByAnotherRecordIsADeletionAndAnInsertion() {
+        // r5 (rowid 5, the largest) was deleted and r6 inserted at the same place in one write;
+        // SQLite gave r6 the rowid 5.
+        let old = [key("r1", 1), key("r2", 2), key("r3", 3), key("r4", 4), key("r5", 5)]
+        let new = [key("r1", 1), key("r2", 2), key("r3", 3), key("r4", 4), key("r6", 5)]
+        let change = WindowDiff.change(from: DisplayRows(old), to: DisplayRows(new), modified: [5])
+        #expect(change == CollectionChange(deletions: [4], insertions: [4]))
+    }
+
+    @Test func aReusedRowidInTheMiddleOfAMoveIsStillADeletionAndAnInsertion() {
+        let old = [key("a", 1), key("b", 2), key("c", 3), key("d", 4)]
+        let new = [key("d", 4), key("a", 1), key("x", 3), key("b", 2)]
+        let change = WindowDiff.change(from: DisplayRows(old), to: DisplayRows(new), modified: [3])
+        #expect(change.modifications.isEmpty)
+        #expect(change.applied(to: old) { new[$0] }.map(\.id) == new.map(\.id))
+        #expect(change.deletions.contains(2) && change.insertions.contains(2))
+    }
+
+    @Test func aRecordThatGotANewRowidIsTheSameRowAndModified() {
+        // b was deleted and inserted again in one write: a new rowid, the same record.
+        let old = [key("a", 1), key("b", 2), key("c", 3)]
+        let new = [key("a", 1), key("b", 9), key("c", 3)]
+        #expect(WindowDiff.change(from: DisplayRows(old), to: DisplayRows(new), modified: [2, 9]) == CollectionChange(modifications: [1]))
+        // Touched under its new rowid only, it is modified too.
+        #expect(WindowDiff.change(from: DisplayRows(old), to: DisplayRows(new), modified: [9]) == CollectionChange(modifications: [1]))
+    }
+
+    @Test func aTouchedRowAfterTheLastDifferenceIsReportedAtItsOldIndex() {
+        let old = [key("a", 1), key("b", 2), key("c", 3)]
+        let new = [key("z", 8), key("a", 1), key("b", 2), key("c", 3)]
+        #expect(WindowDiff.change(from: DisplayRows(old), to: DisplayRows(new), modified: [3]) == CollectionChange(insertions: [0], modifications: [2]))
+    }
+
+    @Test func aWindowReadInReverseGivesTheSameChangeAsItsReversedCopy() {
+        var random = SeededRandom(seed: 5)
+        for _ in 0..<200 {
+            let (old, new, modified) = Self.randomCase(seed: random.next())
+            let forward = WindowDiff.change(from: Self.rows(old), to: Self.rows(new), modified: modified)
+            let reversed = WindowDiff.change(
+                from: DisplayRows(Self.rows(old.reversed()).rows, reversed: true),
+                to: DisplayRows(Self.rows(new.reversed()).rows, reversed: true), modified: modified)
+            #expect(forward == reversed)
+        }
+    }
+
+    private func key(_ id: String, _ rowid: Int64) -> RowKey { RowKey(value: .null, id: id, rowid: rowid) }
+
     // MARK: - Properties
 
     /// For 2,000 random windows: the change turns old into new, keeps as many rows as possible
@@ -137,7 +186,7 @@ import Testing
         var failures = 0
         for seed in UInt64(1)...2_000 {
             let (old, new, modified) = Self.randomCase(seed: seed)
-            let change = WindowDiff.change(from: old, to: new, modified: modified)
+            let change = WindowDiff.change(from: Self.rows(old), to: Self.rows(new), modified: modified)
             var problems = Self.problems(of: change, old: old, new: new, modified: modified)
             let longestRun = Self.quadraticLongestKeptRun(old: old, new: new)
             if change.deletions.count != old.count - longestRun {
@@ -171,6 +220,12 @@ import Testing
 
     // MARK: - Helpers
 
+    /// Rows whose rowid is each number and whose id is made from it: the common case, where a
+    /// row keeps its rowid and no rowid is reused.
+    static func rows(_ rowids: [Int64]) -> DisplayRows {
+        DisplayRows(rowids.map { RowKey(value: .integer($0), id: "r\($0)", rowid: $0) })
+    }
+
     private func expectLargeWindowDiff(seed: UInt64, modifiedCount: Int) {
         var random = SeededRandom(seed: seed)
         var old: [Int64] = []
@@ -197,7 +252,7 @@ import Testing
             modified.insert(new[random.below(new.count)])
         }
 
-        let change = WindowDiff.change(from: old, to: new, modified: modified)
+        let change = WindowDiff.change(from: Self.rows(old), to: Self.rows(new), modified: modified)
         let problems = Self.problems(of: change, old: old, new: new, modified: modified)
         #expect(problems.isEmpty, "seed \(seed): \(problems.joined(separator: "; "))")
         // Each deletion or move removes at most one row from the kept run, each insertion or
@@ -224,7 +279,7 @@ import Testing
         _ old: [Int64], _ new: [Int64], modified: Set<Int64>,
         sourceLocation: SourceLocation = #_sourceLocation
     ) -> CollectionChange {
-        let change = WindowDiff.change(from: old, to: new, modified: modified)
+        let change = WindowDiff.change(from: Self.rows(old), to: Self.rows(new), modified: modified)
         let problems = Self.problems(of: change, old: old, new: new, modified: modified)
         #expect(problems.isEmpty, "\(problems.joined(separator: "; "))", sourceLocation: sourceLocation)
         return change

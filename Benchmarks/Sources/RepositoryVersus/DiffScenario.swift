@@ -8,23 +8,27 @@ enum DiffScenario {
     /// Milliseconds per call of `CollectionDiffing.change`, one sample per call, after checking
     /// that the change turns `old` into `new`.
     static func collectionDiffing(_ input: DiffInput, calls: Int) -> [Double] {
-        let change = CollectionDiffing.change(from: input.old, to: input.new, modified: input.modified)
-        guard change.applied(to: input.old, inserting: { input.new[$0] }) == input.new else {
+        let old = CollectionDiffing.Snapshot(input.old)
+        let new = CollectionDiffing.Snapshot(input.new)
+        let change = CollectionDiffing.change(from: old, to: new, modified: input.modified)
+        guard change.applied(to: input.old.map(\.id), inserting: { input.new[$0].id }) == input.new.map(\.id) else {
             fatalError("CollectionDiffing: the change does not lead to the new snapshot")
         }
         return time(calls) {
-            CollectionDiffing.change(from: input.old, to: input.new, modified: input.modified).insertions.count
+            CollectionDiffing.change(from: old, to: new, modified: input.modified).insertions.count
         }
     }
 
     /// Milliseconds per call of `new.difference(from: old)`, after the same kind of untimed
     /// warm-up call and check as ours gets.
     static func standardLibrary(_ input: DiffInput, calls: Int) -> [Double] {
-        let difference = input.new.difference(from: input.old)
-        guard input.old.applying(difference) == input.new else {
+        let old = input.old.map(\.id)
+        let new = input.new.map(\.id)
+        let difference = new.difference(from: old)
+        guard old.applying(difference) == new else {
             fatalError("difference(from:): the difference does not lead to the new snapshot")
         }
-        return time(calls) { input.new.difference(from: input.old).insertions.count }
+        return time(calls) { new.difference(from: old).insertions.count }
     }
 
     private static func time(_ calls: Int, _ body: () -> Int) -> [Double] {

@@ -1,14 +1,18 @@
 /// Computes the ``CollectionChange`` between two snapshots of a live collection's window.
 ///
-/// Rows are identified by their SQLite rowid, unique within each snapshot. The diff keeps the
-/// largest set of rows that appear in both snapshots in the same relative order (the longest
-/// increasing subsequence of their new positions, taken in old order); every other common row
-/// moved and is reported as a deletion plus an insertion. Rows only in the old snapshot are
-/// deletions, rows only in the new one insertions, and kept rows whose id is in `modified` are
-/// modifications at their old index.
+/// Rows are identified by their record's `id`, unique within each snapshot, never by their
+/// rowid: SQLite hands a deleted row's rowid to the next insert when it was the largest, so one
+/// rowid can stand for a row that left and a different row that arrived in the same write. The
+/// diff keeps the largest set of rows that appear in both snapshots in the same relative order
+/// (the longest increasing subsequence of their new positions, taken in old order); every other
+/// common row moved and is reported as a deletion plus an insertion. Rows only in the old
+/// snapshot are deletions, rows only in the new one insertions, and kept rows that a write
+/// touched (their old or new rowid is in `modified`) are modifications at their old index.
 ///
 /// Cost, for `n` rows and `k` rows between the first and last difference:
-/// - the common prefix and suffix are skipped in O(n) comparisons, without hashing;
+/// - the common prefix and suffix are skipped in O(n) comparisons of ids, without hashing or
+///   copying (a kept row shares its id's storage with its old copy, so most comparisons are one
+///   pointer comparison);
 /// - the middle costs one dictionary insertion per new row (the new positions), and a lookup
 ///   only for an old row that does not directly follow the previous common row in both
 ///   snapshots;
@@ -16,23 +20,21 @@
 ///   the runs of consecutive positions: O(k log k) at worst, for a shuffle;
 /// - marking modifications costs a bit test per kept row, and a set lookup only for the few
 ///   rows that pass it (see ``ModifiedFilter``); nothing when `modified` is empty.
-///
-/// So ten thousand rows with a hundred scattered changes cost about one dictionary insertion
-/// per row and a handful of allocations: about 0.3 to 0.5 ms in a release build.
 enum WindowDiff {
     /// The change that turns `old` into `new`.
     ///
     /// - Parameters:
-    ///   - old: the rowids of the previous snapshot, in display order, unique.
-    ///   - new: the rowids of the current snapshot, in display order, unique.
-    ///   - modified: rowids whose content changed; ids not in both snapshots are ignored.
-    static func change(from old: [Int64], to new: [Int64], modified: Set<Int64>) -> CollectionChange {
+    ///   - old: the rows of the previous snapshot, in display order, with unique ids.
+    ///   - new: the rows of the current snapshot, in display order, with unique ids.
+    ///   - modified: rowids that a write touched; a row kept in both snapshots is modified when
+    ///     its old or its new rowid is among them.
+    static func change(from old: DisplayRows, to new: DisplayRows, modified: Set<Int64>) -> CollectionChange {
         // The common prefix and suffix: rows that certainly stay where they are.
         let shorter = min(old.count, new.count)
         var prefix = 0
-        while prefix < shorter, old[prefix] == new[prefix] { prefix += 1 }
+        while prefix < shorter, old.hasSameID(prefix, as: new, prefix) { prefix += 1 }
         var suffix = 0
-        while suffix < shorter - prefix, old[old.count - 1 - suffix] == new[new.count - 1 - suffix] {
+        while suffix < shorter - prefix, old.hasSameID(old.count - 1 - suffix, as: new, new.count - 1 - suffix) {
             suffix += 1
         }
         let oldEnd = old.count - suffix
@@ -44,7 +46,7 @@ enum WindowDiff {
         let filter = modified.isEmpty ? nil : ModifiedFilter(modified)
 
         if let filter {
-            for index in 0..<prefix where filter.contains(old[index]) {
+            for index in 0..<prefix where filter.contains(old.rowid(index), new.rowid(index)) {
                 modifications.append(index)
             }
         }
@@ -63,7 +65,8 @@ enum WindowDiff {
         }
 
         if let filter {
-            for index in oldEnd..<old.count where filter.contains(old[index]) {
+            let shift = new.count - old.count
+            for index in oldEnd..<old.count where filter.contains(old.rowid(index), new.rowid(index + shift)) {
                 modifications.append(index)
             }
         }
@@ -73,17 +76,18 @@ enum WindowDiff {
     /// Diffs `old[prefix..<oldEnd]` against `new[prefix..<newEnd]`, both non-empty, appending
     /// absolute indexes to the three lists in ascending order.
     private static func diffMiddle(
-        old: [Int64], new: [Int64], prefix: Int, oldEnd: Int, newEnd: Int,
+        old: DisplayRows, new: DisplayRows, prefix: Int, oldEnd: Int, newEnd: Int,
         modified: ModifiedFilter?,
         deletions: inout [Int], insertions: inout [Int], modifications: inout [Int]
     ) {
         let oldCount = oldEnd - prefix
         let newCount = newEnd - prefix
 
-        // Where each new row sits (relative to the prefix).
-        var newPosition = RowPositions(capacity: newCount)
+        // Where each new row sits (relative to the prefix), by id.
+        var newPosition: [String: Int32] = [:]
+        newPosition.reserveCapacity(newCount)
         for offset in 0..<newCount {
-            newPosition.set(new[prefix + offset], offset)
+            newPosition[new.id(prefix + offset)] = Int32(truncatingIfNeeded: offset)
         }
 
         // For each old row: its relative new position, or -1 when it left. A row that follows
@@ -93,12 +97,11 @@ enum WindowDiff {
         var inOrder = true
         var last = -1
         for offset in 0..<oldCount {
-            let id = old[prefix + offset]
             let position: Int
-            if last + 1 < newCount, last >= 0, new[prefix + last + 1] == id {
+            if last + 1 < newCount, last >= 0, old.hasSameID(prefix + offset, as: new, prefix + last + 1) {
                 position = last + 1
-            } else if let found = newPosition.value(for: id) {
-                position = found
+            } else if let found = newPosition[old.id(prefix + offset)] {
+                position = Int(found)
             } else {
                 continue
             }
@@ -116,7 +119,7 @@ enum WindowDiff {
             let position = target[offset]
             if position >= 0 {
                 filled[position] = true
-                if let modified, modified.contains(old[prefix + offset]) {
+                if let modified, modified.contains(old.rowid(prefix + offset), new.rowid(prefix + position)) {
                     modifications.append(prefix + offset)
                 }
             } else {
@@ -174,11 +177,11 @@ enum WindowDiff {
         }
     }
 
-    /// The modified ids, with a small bit filter in front of the set so that the many rows
-    /// that are not modified rarely pay for hashing.
+    /// The touched rowids, with a small bit filter in front of the set so that the many rows
+    /// that are not touched rarely pay for hashing.
     ///
     /// Each id sets one bit, chosen by a multiplicative hash, in a table of about 64 bits per
-    /// id (at most 64 Kibit); a clear bit proves the id is not modified. About 1.5% of the
+    /// id (at most 4 Mibit, 512 KiB); a clear bit proves the id is not modified. About 1.5% of the
     /// other ids share a bit with a modified one and fall through to the set.
     struct ModifiedFilter {
         private let ids: Set<Int64>
@@ -188,7 +191,7 @@ enum WindowDiff {
         init(_ ids: Set<Int64>) {
             self.ids = ids
             var logBits: UInt64 = 6
-            while logBits < 16, (1 << logBits) < ids.count * 64 { logBits += 1 }
+            while logBits < 22, (1 << logBits) < ids.count * 64 { logBits += 1 }
             shift = 64 - logBits
             bits = [UInt64](repeating: 0, count: 1 << (logBits - 6))
             for id in ids {
@@ -200,6 +203,12 @@ enum WindowDiff {
         func contains(_ id: Int64) -> Bool {
             let bit = Self.bit(of: id, shift: shift)
             return bits[bit >> 6] & (1 << UInt64(bit & 63)) != 0 && ids.contains(id)
+        }
+
+        /// Whether a row kept with rowid `old` in the old snapshot and `new` in the new one was
+        /// touched, under either of them.
+        func contains(_ old: Int64, _ new: Int64) -> Bool {
+            contains(old) || (new != old && contains(new))
         }
 
         private static func bit(of id: Int64, shift: UInt64) -> Int {

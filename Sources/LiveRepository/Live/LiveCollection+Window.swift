@@ -107,7 +107,8 @@ extension LiveCollection {
                     self.held = held
                     publish = false
                 }
-            } else if oldRows != newRows || !outcome.touched.isDisjoint(with: newRows.lazy.map(\.rowid)) {
+            } else {
+                // An empty change (nothing an observer sees moved or changed) delivers nothing.
                 change = WindowDiff.change(from: publicOrder(oldRows), to: publicOrder(newRows), modified: outcome.touched)
             }
             for rowid in outcome.touched { decoded[rowid] = nil }
@@ -139,7 +140,8 @@ extension LiveCollection {
     /// The most records kept decoded at once; beyond it the cache of decoded rows starts over.
     static var decodedLimit: Int { 8_192 }
 
-    func publicOrder(_ rows: [RowKey]) -> [Int64] {
-        anchor == .start ? rows.map(\.rowid) : rows.reversed().map(\.rowid)
+    /// Rows in display order (the window keeps them in anchor order), without copying them.
+    func publicOrder(_ rows: [RowKey]) -> DisplayRows {
+        DisplayRows(rows, reversed: anchor == .end)
     }
 }

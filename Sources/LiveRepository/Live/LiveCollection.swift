@@ -63,7 +63,7 @@ public final class LiveCollection<Record: CacheRecord>: Observable {
     var wantedServerPages = 0
     /// While a server page is being stored: the rows observers saw last, and the rows touched
     /// since. The page's own writes then reach observers as one delivery, with the fresh status.
-    var held: (rows: [Int64], touched: Set<Int64>)?
+    var held: (rows: DisplayRows, touched: Set<Int64>)?
     var cacheFirst = CacheFirstGate()
     /// Whether an off-main read of rows ahead of the reader is under way.
     var isPrefetching = false

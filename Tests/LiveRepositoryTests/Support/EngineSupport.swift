@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 @testable import LiveRepository
 
 /// Shared helpers for the engine's tests: stores, settling, a scripted single-record server.
@@ -7,6 +8,15 @@ import Foundation
 @MainActor
 func makeNoteStore(_ notes: [Note] = []) async throws -> LiveStore {
     let store = try LiveStore(location: .inMemory, migrations: Note.migrations)
+    if !notes.isEmpty { try await store.write { try $0.upsert(contentsOf: notes) } }
+    return store
+}
+
+/// A store on a file in `directory` with the `notes` table, holding `notes`: it has a reading
+/// connection beside its writer.
+@MainActor
+func makeNoteFileStore(_ notes: [Note] = [], in directory: TemporaryDirectory) async throws -> LiveStore {
+    let store = try LiveStore(location: .file(directory.file("notes.sqlite")), migrations: Note.migrations)
     if !notes.isEmpty { try await store.write { try $0.upsert(contentsOf: notes) } }
     return store
 }
