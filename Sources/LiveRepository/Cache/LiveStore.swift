@@ -3,11 +3,16 @@ import Foundation
 
 /// The local cache: a SQLite database that live objects and collections read and watch.
 ///
-/// All disk I/O runs on the store's own serial queue, never on the main thread. Writes are
-/// batched: writes queued while one transaction runs are committed together in the next (up to
-/// 16,384 at a time), and one failing write does not undo the others. After each commit, the
-/// live objects and collections that show a touched row are told, on the main actor; nothing is
-/// told about a rolled-back change.
+/// Writes and the reads behind deliveries run on the store's own serial queue, never on the main
+/// thread. Writes are batched: writes queued while one transaction runs are committed together
+/// in the next (up to 16,384 at a time), and one failing write does not undo the others. After
+/// each commit, the live objects and collections that show a touched row are told, on the main
+/// actor; nothing is told about a rolled-back change.
+///
+/// A file cache also has a second connection that only reads: a live collection reads the rows
+/// it has not decoded yet through it, so the main actor never waits behind a write (the file is
+/// in WAL mode, where a reader sees the last commit while a writer writes). An in-memory cache
+/// (for tests and previews) has one connection, and such reads wait for the store's queue.
 ///
 /// ```swift
 /// let store = try LiveStore(location: .file(cacheURL), migrations: MyApp.migrations)
@@ -18,7 +23,7 @@ import Foundation
 public final class LiveStore: @unchecked Sendable {
     // `@unchecked Sendable`: `connection`, `migrator` and `inBurst` are used only on `queue`;
     // `lock` guards `pending`, `drainScheduled` and `lastRecovery`; `hub` is isolated to the
-    // main actor.
+    // main actor; `reader` is immutable and confines its connection to its own queue.
 
     /// Where the cache lives.
     public let location: SQLiteConnection.Location
@@ -28,6 +33,8 @@ public final class LiveStore: @unchecked Sendable {
     let queue = DispatchQueue(label: "LiveRepository.LiveStore", qos: .userInitiated)
     let hub = ChangeHub()
     private var connection: SQLiteConnection
+    /// The reading connection of a file cache; nil in memory.
+    private let reader: StoreReader?
     private let migrator: SQLiteMigrator
     private let lock = NSLock()
     private var pending: [PendingWrite] = []
@@ -69,6 +76,8 @@ public final class LiveStore: @unchecked Sendable {
             recovery = CacheRecovery(error: error, movedTo: movedTo)
         }
         lastRecovery = recovery
+        // Without a reader (it could not open), reads wait for the queue as in memory.
+        if case .file(let url) = location { reader = try? StoreReader(url: url) } else { reader = nil }
     }
 
     /// The most recent recovery, including one made while running (see ``recovery`` for opening).
@@ -196,10 +205,40 @@ public final class LiveStore: @unchecked Sendable {
         }
     }
 
-    /// Runs `body` on the caller's thread, waiting for the queue. For small reads the main actor
-    /// cannot defer (a collection row that is not decoded yet).
-    func readNow<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
-        try queue.sync { try readOnQueue(body) }
+    /// Runs `body` on the caller's thread, for small reads the main actor cannot defer (a
+    /// collection row that is not decoded yet). With a reader it never waits for a write; in
+    /// memory it waits for the queue.
+    ///
+    /// A damaged file is confirmed and recovered on the queue, as for the store's own reads.
+    func readNow<T: Sendable>(_ body: @escaping @Sendable (SQLiteConnection) throws -> T) throws -> T {
+        guard let reader else { return try queue.sync { try readOnQueue(body) } }
+        do {
+            return try reader.read(body)
+        } catch {
+            confirmDamage(error, running: body)
+            throw error
+        }
+    }
+
+    /// Runs `body` beside the writes (on the reader; in memory, on the queue), then `completion`
+    /// on the main actor with its result.
+    func readBeside<T: Sendable>(
+        _ body: @escaping @Sendable (SQLiteConnection) throws -> T,
+        completion: @escaping @MainActor @Sendable (Result<T, any Error>) -> Void
+    ) {
+        guard let reader else { return read(body, completion: completion) }
+        reader.read(body) { [self] result in
+            if case .failure(let error) = result { confirmDamage(error, running: body) }
+            completion(result)
+        }
+    }
+
+    /// After the reader failed with `error`: if it says the file is damaged, runs `body` again
+    /// on the queue, where a failure recovers the file (a read of the writer's own connection
+    /// decides, so that two reports of one damage never rebuild the file twice).
+    private func confirmDamage<T>(_ error: any Error, running body: @escaping @Sendable (SQLiteConnection) throws -> T) {
+        guard Self.isRecoverable(error) else { return }
+        queue.async { _ = try? self.readOnQueue(body) }
     }
 
     private func readOnQueue<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
@@ -214,12 +253,21 @@ public final class LiveStore: @unchecked Sendable {
         }
     }
 
+    /// Lets go of `value` on the store's queue, so that freeing it (a window of 100,000 row keys,
+    /// thousands of decoded records) does not stop the caller. Pass the last reference.
+    func discard<T: Sendable>(_ value: consuming T) {
+        // Moved into a box that only the queue's block then holds: the block's release is the last.
+        let box = Unmanaged.passRetained(DiscardedValue(consume value))
+        queue.async { box.release() }
+    }
+
     /// Closes the cache. Later reads and writes fail with ``SQLiteError/closed``; live objects
     /// and collections report that error and keep what they show.
     public func close() async {
         await withCheckedContinuation { continuation in
             queue.async {
                 self.connection.close()
+                self.reader?.close()
                 continuation.resume()
             }
         }
@@ -274,9 +322,16 @@ public final class LiveStore: @unchecked Sendable {
         } catch {
             return nil
         }
+        reader?.reopen()
         let tables = (try? connection.query("SELECT name FROM sqlite_schema WHERE type = 'table'") { $0.string(0) }) ?? []
         return Dictionary(uniqueKeysWithValues: tables.map { ($0, TableChange(isWholeTable: true, isRebuilt: true)) })
     }
+}
+
+/// A value on its way to be freed on a store's queue; see ``LiveStore/discard(_:)``.
+private final class DiscardedValue<T: Sendable>: Sendable {
+    let value: T
+    init(_ value: consuming T) { self.value = value }
 }
 
 /// A slot that carries a write's result out of its block; written once on the store's queue and

@@ -4,8 +4,8 @@ struct CollectionJobs {
     enum Job {
         /// Read the first page from the anchor (at start, and on `resetPage()`).
         case firstPage
-        /// Re-read the rows a commit touched.
-        case refresh(TableChange)
+        /// Re-read the rows commits touched (by rowid), or every row (`wholeTable`).
+        case refresh(rowids: Set<Int64>, wholeTable: Bool)
         /// Add a page of cached rows beyond the boundary.
         case extend
         /// After a server page: move the boundary to the end (the last page) or to at least the
@@ -27,11 +27,14 @@ struct CollectionJobs {
 
     /// Queues `job`; a refresh joins a refresh already waiting, since each reads the current cache.
     mutating func enqueue(_ job: Job) {
-        if case .refresh(let change) = job,
+        if case .refresh(let rowids, let wholeTable) = job,
            let index = pending.firstIndex(where: { if case .refresh = $0 { true } else { false } }),
-           case .refresh(var waiting) = pending[index] {
-            waiting.formUnion(change)
-            pending[index] = .refresh(waiting)
+           case .refresh(var waiting, let waitingWholeTable) = pending[index] {
+            // Take the waiting set out of the queue first, so that it grows in place instead of
+            // being copied: a burst's refreshes carry thousands of rowids each.
+            pending[index] = .extend
+            waiting.formUnion(rowids)
+            pending[index] = .refresh(rowids: waiting, wholeTable: wholeTable || waitingWholeTable)
             return
         }
         pending.append(job)

@@ -98,6 +98,16 @@ struct WindowReader<Record: CacheRecord>: Sendable {
         return result
     }
 
+    /// The records of `rows`, by rowid, read by rowid and kept only where the id still agrees:
+    /// a reader that sees newer commits than the window may find a rowid reused or a row gone.
+    func records(of rows: [RowKey], in connection: SQLiteConnection) throws -> [Int64: Record] {
+        var records = try records(rows.lazy.map(\.rowid), in: connection)
+        for row in rows where records[row.rowid].map({ $0.id != row.id }) == true {
+            records[row.rowid] = nil
+        }
+        return records
+    }
+
     private static func key(_ row: SQLiteRow) -> RowKey {
         RowKey(value: row[1], id: row.string(2), rowid: row.int64(0))
     }

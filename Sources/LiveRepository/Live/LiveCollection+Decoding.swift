@@ -1,33 +1,42 @@
-/// Decoding a live collection's records on demand and ahead of a reader.
+/// Decoding a live collection's records: carried by deliveries, read ahead of a reader, and
+/// read on demand beside the writes.
 extension LiveCollection {
+    /// The decoded record of `row`, or nil when it is not decoded (or the rowid now stands for
+    /// another record: SQLite reuses the rowid of a deleted row).
+    func decodedRecord(of row: RowKey) -> Record? {
+        guard let record = decoded[row.rowid], record.id == row.id else { return nil }
+        return record
+    }
+
     /// When a reader moving through the window gets near rows that are not decoded yet (in
-    /// either direction), decodes them on the store's queue, so a scrolling list seldom waits.
+    /// either direction), decodes them beside the writes, so a scrolling list seldom reads on
+    /// demand.
     ///
-    /// A record read this way before a write and delivered after it cannot stay stale: the
-    /// store's queue is serial, so the refresh that follows the write lands later and drops it.
+    /// The read may see a commit that has not been delivered yet, or land after a delivery that
+    /// changed some of its rows: records of rows that a delivery touched while it ran are
+    /// dropped, so a record read before a write never outlives the write's delivery.
     func prefetchAround(_ index: Int) {
-        guard !isPrefetching else { return }
+        guard touchedDuringPrefetch == nil else { return }
         let rows = state.window.rows
         let ahead = min(rows.count, index + Self.prefetchDistance)
         let behind = max(0, index - Self.prefetchDistance)
         let range: Range<Int>
-        if ahead > index + 1, decoded[rows[anchorIndex(ahead - 1, count: rows.count)].rowid] == nil {
+        if ahead > index + 1, decodedRecord(of: rows[anchorIndex(ahead - 1, count: rows.count)]) == nil {
             range = index..<min(rows.count, index + 4 * Self.prefetchDistance)
-        } else if behind < index, decoded[rows[anchorIndex(behind, count: rows.count)].rowid] == nil {
+        } else if behind < index, decodedRecord(of: rows[anchorIndex(behind, count: rows.count)]) == nil {
             range = max(0, index - 4 * Self.prefetchDistance)..<index
         } else {
             return
         }
-        let wanted = range.map { rows[anchorIndex($0, count: rows.count)].rowid }.filter { decoded[$0] == nil }
+        let wanted = range.map { rows[anchorIndex($0, count: rows.count)] }.filter { decodedRecord(of: $0) == nil }
         guard !wanted.isEmpty else { return }
-        isPrefetching = true
+        touchedDuringPrefetch = []
         let reader = self.reader
-        store.read({ try reader.records(wanted, in: $0) }, completion: { [weak self] result in
-            guard let self else { return }
-            isPrefetching = false
+        store.readBeside({ try reader.records(of: wanted, in: $0) }, completion: { [weak self] result in
+            guard let self, let touched = touchedDuringPrefetch else { return }
+            touchedDuringPrefetch = nil
             guard case .success(let records) = result else { return }
-            if decoded.count + records.count > Self.decodedLimit { decoded.removeAll(keepingCapacity: true) }
-            decoded.merge(records) { current, _ in current }
+            keep(records.filter { !touched.contains($0.key) }, replacing: false)
         })
     }
 
@@ -37,19 +46,41 @@ extension LiveCollection {
     /// Decodes the rows around public `index` that are not decoded yet.
     func decodeNear(_ index: Int) {
         let rows = state.window.rows
-        let range = max(0, index - 32)..<min(rows.count, index + 96)
-        decode(range.map { rows[anchorIndex($0, count: rows.count)].rowid }.filter { decoded[$0] == nil })
+        decode(CarriedRows.neighbourhood(of: index, count: rows.count).map { rows[anchorIndex($0, count: rows.count)] })
     }
 
-    /// Reads and decodes `rowids` now, waiting for the store's queue.
-    func decode(_ rowids: [Int64]) {
-        guard !rowids.isEmpty else { return }
+    /// Reads and decodes those of `rows` not decoded yet, now, beside the writes.
+    func decode(_ rows: [RowKey]) {
+        let missing = rows.filter { decodedRecord(of: $0) == nil }
+        guard !missing.isEmpty else { return }
         waitingReads += 1
         let reader = self.reader
-        guard let records = try? store.readNow({ try reader.records(rowids, in: $0) }) else { return }
-        if decoded.count + records.count > Self.decodedLimit, records.count <= Self.decodedLimit {
-            decoded.removeAll(keepingCapacity: true)
-        }
-        decoded.merge(records) { _, new in new }
+        guard let records = try? store.readNow({ try reader.records(of: missing, in: $0) }) else { return }
+        keep(records, replacing: true)
     }
+
+    /// Adds decoded records, starting the decoded set over when it would pass its limit (the
+    /// records let go are freed on the store's queue). `replacing`: whether a record replaces
+    /// one decoded already for the same rowid.
+    func keep(_ records: [Int64: Record], replacing: Bool) {
+        if decoded.count + records.count > Self.decodedLimit, records.count <= Self.decodedLimit {
+            let evicted = decoded
+            decoded = Dictionary(minimumCapacity: Self.decodedLimit)
+            store.discard(consume evicted)
+        }
+        decoded.merge(records) { current, new in replacing ? new : current }
+    }
+
+    /// Drops the decoded records of rows a write touched, looking up whichever side is smaller:
+    /// a burst touches tens of thousands of rowids, and at most a few thousand rows are decoded.
+    func forget(_ touched: Set<Int64>) {
+        if touched.count > decoded.count {
+            for rowid in decoded.keys.filter(touched.contains) { decoded[rowid] = nil }
+        } else {
+            for rowid in touched { decoded[rowid] = nil }
+        }
+    }
+
+    /// The most records kept decoded at once; beyond it the decoded set starts over.
+    static var decodedLimit: Int { 8_192 }
 }

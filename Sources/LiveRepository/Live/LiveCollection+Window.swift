@@ -11,16 +11,21 @@ extension LiveCollection {
         let window = state.window
         let reader = self.reader
         let pageSize = self.pageSize
+        let carried = carriedRows
         let decodedRowids = Set(decoded.keys)
-        // The rows nearest the anchor, decoded ahead of time: two pages, but never more than a
-        // fraction of the decoded-records limit, so a huge page does not load every record.
-        let prefetch = min(max(pageSize * 2, 40), Self.decodedLimit / 8)
         store.read({ connection in
-            try Self.perform(job, on: window, reader: reader, pageSize: pageSize,
-                             refreshing: decodedRowids, prefetch: prefetch, connection: connection)
+            try Self.perform(job, on: window, reader: reader, pageSize: pageSize, carrying: carried,
+                             refreshing: decodedRowids, connection: connection)
         }, completion: { [weak self] result in
             self?.finish(job, result)
         })
+    }
+
+    /// The rows the next delivery carries: the whole window up to 1,024 rows; beyond, two pages
+    /// (at most 1,024 rows) from the anchor and the rows around the reader.
+    private var carriedRows: CarriedRows {
+        CarriedRows(all: Self.decodedLimit / 8, nearAnchor: min(max(pageSize * 2, 40), Self.decodedLimit / 8),
+                    readerIndex: readerIndex, fromStart: anchor == .start)
     }
 
     private struct Outcome: Sendable {
@@ -29,11 +34,12 @@ extension LiveCollection {
         var records: [Int64: Record]
     }
 
-    /// On the store's queue: the window after `job`, the rows it touched, and decoded records
-    /// for the rows nearest the anchor and the touched rows already decoded.
+    /// On the store's queue: the window after `job`, the rows it touched, and the decoded records
+    /// the delivery carries: the rows of `carried` not decoded yet, and the touched rows.
     private nonisolated static func perform(
         _ job: CollectionJobs.Job, on window: CollectionWindow, reader: WindowReader<Record>, pageSize: Int,
-        refreshing decodedRowids: Set<Int64>, prefetch: Int, connection: SQLiteConnection
+        carrying carried: CarriedRows,
+        refreshing decodedRowids: Set<Int64>, connection: SQLiteConnection
     ) throws -> Outcome {
         var next = window
         var touched: Set<Int64> = []
@@ -45,13 +51,13 @@ extension LiveCollection {
             } else {
                 next.replace(rows: rows, boundary: .end)
             }
-        case .refresh(let change):
-            if change.isWholeTable || change.rowids.count > max(512, window.count / 4) {
+        case .refresh(let rowids, let wholeTable):
+            if wholeTable || rowids.count > max(512, window.count / 4) {
                 next.replace(rows: try reader.rows(through: window.boundary, in: connection), boundary: window.boundary)
-                touched = change.isWholeTable ? Set(window.rows.map(\.rowid)) : change.rowids
+                touched = wholeTable ? Set(window.rows.map(\.rowid)) : rowids
             } else {
-                next.apply(touched: change.rowids, matches: try reader.matching(change.rowids, in: connection))
-                touched = change.rowids
+                next.apply(touched: rowids, matches: try reader.matching(rowids, in: connection))
+                touched = rowids
             }
         case .extend:
             if case .through(let key) = window.boundary {
@@ -74,9 +80,11 @@ extension LiveCollection {
                 next.extend(with: added, boundary: boundary)
             }
         }
-        var wanted = next.rows.prefix(prefetch).lazy.map(\.rowid).filter { !decodedRowids.contains($0) }
-            .reduce(into: Set<Int64>()) { $0.insert($1) }
-        wanted.formUnion(touched.intersection(decodedRowids))
+        var wanted = touched.intersection(decodedRowids)
+        for index in carried.indexes(count: next.count) {
+            let rowid = next.rows[index].rowid
+            if !decodedRowids.contains(rowid) || touched.contains(rowid) { wanted.insert(rowid) }
+        }
         return Outcome(window: next, touched: touched, records: try reader.records(wanted, in: connection))
     }
 
@@ -111,9 +119,9 @@ extension LiveCollection {
                 // An empty change (nothing an observer sees moved or changed) delivers nothing.
                 change = WindowDiff.change(from: publicOrder(oldRows), to: publicOrder(newRows), modified: outcome.touched)
             }
-            for rowid in outcome.touched { decoded[rowid] = nil }
-            if decoded.count + outcome.records.count > Self.decodedLimit { decoded.removeAll(keepingCapacity: true) }
-            decoded.merge(outcome.records) { _, new in new }
+            forget(outcome.touched)
+            touchedDuringPrefetch?.formUnion(outcome.touched)
+            keep(outcome.records, replacing: true)
             update(change: change, publish: publish) { next in
                 next.window = outcome.window
                 if case .reach(_, let then) = job {
@@ -125,6 +133,9 @@ extension LiveCollection {
                     next.dataStatus = .local
                 }
             }
+            // The previous window's keys are freed on the store's queue: freeing 100,000 of them
+            // would stop the main actor for a millisecond or two.
+            store.discard(consume oldRows)
         }
     }
 
@@ -136,9 +147,6 @@ extension LiveCollection {
         let change = WindowDiff.change(from: held.rows, to: rows, modified: held.touched)
         update(change: change) { _ in }
     }
-
-    /// The most records kept decoded at once; beyond it the cache of decoded rows starts over.
-    static var decodedLimit: Int { 8_192 }
 
     /// Rows in display order (the window keeps them in anchor order), without copying them.
     func publicOrder(_ rows: [RowKey]) -> DisplayRows {

@@ -15,11 +15,14 @@ import Observation
 /// again with a ``CollectionChange`` leading to the new state. A new row enters only inside the
 /// window: always at the anchor's end, at the far end only once the window reaches it.
 ///
-/// Rows are not all in memory: the window holds each row's sort key, and records are decoded in
-/// small batches, so a window of 100,000 rows costs a few megabytes. The rows nearest the anchor,
-/// rows that change, and the rows ahead of a reader moving through ``object(at:)`` (a scrolling
-/// list) are decoded on the store's queue ahead of time. Only a jump far from them makes
-/// ``object(at:)`` wait for a short read of the cache.
+/// Deliveries carry the rows they show, decoded off the main actor: the whole window when it
+/// holds up to 1,024 rows, and otherwise the rows nearest the anchor, the rows around the last
+/// one read with ``object(at:)``, and the rows that changed. Reading a row a delivery carried
+/// never touches the cache. A larger window is not all in memory: it holds each row's sort key,
+/// so a window of 100,000 rows costs a few megabytes, and the rows ahead of a reader moving
+/// through ``object(at:)`` (a scrolling list) are read ahead. Only a jump far from the decoded
+/// rows makes ``object(at:)`` read a few rows of a file cache at once, through the store's
+/// reading connection, which never waits behind a write.
 ///
 /// ```swift
 /// let messages = repository.messages(channelId: "general")
@@ -55,7 +58,8 @@ public final class LiveCollection<Record: CacheRecord>: Observable {
     let revisions = Revisions()
     private let registrar = ObservationRegistrar()
     var state: State
-    /// Decoded records by rowid: the rows near the anchor and those read lately.
+    /// Decoded records by rowid: the rows deliveries carried and those read lately. A record
+    /// counts for a row only if their ids agree (see ``decodedRecord(of:)``).
     var decoded: [Int64: Record] = [:]
     var jobs = CollectionJobs()
     var fetchGeneration = 0
@@ -65,9 +69,12 @@ public final class LiveCollection<Record: CacheRecord>: Observable {
     /// since. The page's own writes then reach observers as one delivery, with the fresh status.
     var held: (rows: DisplayRows, touched: Set<Int64>)?
     var cacheFirst = CacheFirstGate()
-    /// Whether an off-main read of rows ahead of the reader is under way.
-    var isPrefetching = false
-    /// How many times ``object(at:)`` or ``allObjects()`` waited for a read of the cache (tests).
+    /// While rows ahead of the reader are read beside the writes: the rowids deliveries touched
+    /// since the read began, whose records it must not keep.
+    var touchedDuringPrefetch: Set<Int64>?
+    /// The public index ``object(at:)`` read last: deliveries decode the rows around it.
+    var readerIndex: Int?
+    /// How many times ``object(at:)`` or ``allObjects()`` read the cache on demand (tests).
     var waitingReads = 0
 
     /// Creates a collection and starts loading it: the first page from the cache at once, and
@@ -117,22 +124,23 @@ public final class LiveCollection<Record: CacheRecord>: Observable {
     public func object(at index: Int) -> Record? {
         let rows = read().window.rows
         guard rows.indices.contains(index) else { return nil }
+        readerIndex = index
         let row = rows[anchorIndex(index, count: rows.count)]
-        if let record = decoded[row.rowid] {
+        if let record = decodedRecord(of: row) {
             prefetchAround(index)
             return record
         }
         decodeNear(index)
-        return decoded[row.rowid]
+        return decodedRecord(of: row)
     }
 
-    /// Every record in the window, in order. This decodes the whole window: prefer ``count`` and
-    /// ``object(at:)`` for large ones.
+    /// Every record in the window, in order. A window over 1,024 rows is not all decoded: this
+    /// then reads the rest at once (beside the writes, for a file cache). Prefer ``count`` and
+    /// ``object(at:)`` for large windows.
     public func allObjects() -> [Record] {
         let rows = read().window.rows
-        let missing = rows.lazy.map(\.rowid).filter { self.decoded[$0] == nil }
-        if !missing.isEmpty { decode(Array(missing)) }
-        return (0..<rows.count).compactMap { decoded[rows[anchorIndex($0, count: rows.count)].rowid] }
+        decode(rows)
+        return (0..<rows.count).compactMap { decodedRecord(of: rows[anchorIndex($0, count: rows.count)]) }
     }
 
     /// The records of the window, in order: the same as ``allObjects()``, as a property.
@@ -205,7 +213,7 @@ extension LiveCollection: CacheChangeListener {
         if change.isRebuilt {
             resetPage()
         } else {
-            schedule(.refresh(change))
+            schedule(.refresh(rowids: change.rowids, wholeTable: change.isWholeTable))
         }
     }
 }

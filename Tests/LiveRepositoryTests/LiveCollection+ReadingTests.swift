@@ -1,0 +1,122 @@
+import Dispatch
+import TestSupport
+@testable import LiveRepository
+import Testing
+
+/// Reading a live collection's rows: what deliveries carry decoded, and reads on demand, which
+/// never wait behind a write.
+@MainActor
+@Suite(.timeLimit(.minutes(3))) struct LiveCollectionReadingTests {
+    /// A collection of `rows` notes (n1...nN by rank) in one window, and its deliveries' counts.
+    func openWindow(_ rows: Int, store: LiveStore, anchor: CollectionAnchor = .start)
+        async throws -> (LiveCollection<Note>, Deliveries<Int>, NotificationToken)
+    {
+        let collection = LiveCollection(
+            store: store, query: CacheQuery<Note>(orderBy: "rank"), pageSize: rows, anchor: anchor, fetchPage: nil)
+        let counts = Deliveries<Int>()
+        let token = collection.observe { collection, _, _ in counts.record(collection.count) }
+        #expect(try await counts.next() == rows)
+        return (collection, counts, token)
+    }
+
+    @Test func aRowNotDecodedIsReadWithoutWaitingForAWrite() async throws {
+        let directory = try TemporaryDirectory()
+        let store = try await makeNoteFileStore(Note.numbered(3_000), in: directory)
+        let (collection, _, token) = try await openWindow(3_000, store: store)
+        // A write that holds the store's queue, inside its transaction, until the read is done.
+        let writing = DispatchSemaphore(value: 0)
+        let readDone = DispatchSemaphore(value: 0)
+        let writer = WriterState()
+        store.enqueueWrite({ transaction in
+            try transaction.upsert(Note(id: "w", rank: 0))
+            writing.signal()
+            // Bounded, so that a read that waits for this write fails the test instead of hanging it.
+            writer.releasedByRead = readDone.wait(timeout: .now() + 20) == .success
+        })
+        writing.wait()
+        let note = collection.object(at: 2_500)
+        readDone.signal()
+        #expect(note?.id == "n2501")
+        #expect(note?.body == "note 2501")
+        #expect(collection.waitingReads == 1)
+        await settle(store)
+        #expect(writer.releasedByRead, "the read waited for the write to end")
+        _ = token
+    }
+
+    @Test func aDeliveryCarriesTheRowsAroundTheLastRowRead() async throws {
+        let directory = try TemporaryDirectory()
+        let store = try await makeNoteFileStore(Note.numbered(3_000).map { note in
+            var note = note
+            note.rank *= 10
+            return note
+        }, in: directory)
+        let (collection, counts, token) = try await openWindow(3_000, store: store)
+        #expect(collection.object(at: 2_000)?.id == "n2001")
+        #expect(collection.waitingReads == 1)
+        // 200 rows arrive before the reader's rows: the rows now at its indexes were not decoded.
+        try await store.write { transaction in
+            for index in 0..<200 { try transaction.upsert(Note(id: "x\(index)", rank: 5 + index * 10)) }
+        }
+        #expect(try await counts.next() == 3_200)
+        for index in 1_970..<2_090 {
+            _ = collection.object(at: index)
+        }
+        #expect(collection.object(at: 2_000)?.id == "n1801")
+        #expect(collection.waitingReads == 1, "the delivery did not carry the rows around the reader")
+        _ = token
+    }
+
+    @Test(arguments: [CollectionAnchor.start, .end])
+    func everyRowOfAWindowOfUpTo1024RowsComesDecoded(anchor: CollectionAnchor) async throws {
+        let store = try await makeNoteStore(Note.numbered(1_100))
+        let collection = LiveCollection(
+            store: store, query: CacheQuery<Note>(orderBy: "rank"), pageSize: 20, anchor: anchor, fetchPage: nil)
+        let counts = Deliveries<Int>()
+        let token = collection.observe { collection, _, _ in counts.record(collection.count) }
+        #expect(try await counts.next() == 20)
+        for pages in 2...51 {
+            if anchor == .start { collection.nextPage() } else { collection.previousPage() }
+            #expect(try await counts.next() == pages * 20)
+        }
+        #expect(collection.allObjects().count == 1_020)
+        #expect(collection.waitingReads == 0)
+        // Past 1,024 rows a window is carried near its anchor only.
+        collection.nextPage()
+        collection.previousPage()
+        #expect(try await counts.next() == 1_040)
+        #expect(collection.allObjects().count == 1_040)
+        #expect(collection.waitingReads == 1)
+        _ = token
+    }
+
+    @Test func aRowidReusedByACommitNotDeliveredYetReadsAsNothingUntilTheDelivery() async throws {
+        let directory = try TemporaryDirectory()
+        let store = try await makeNoteFileStore(Note.numbered(2_000), in: directory)
+        let (collection, counts, token) = try await openWindow(2_000, store: store)
+        // n2000 has the largest rowid: a row inserted in the same write takes it.
+        store.enqueueWrite({ transaction in
+            try transaction.delete(Note.self, id: "n2000")
+            try transaction.upsert(Note(id: "x", rank: 2_000, body: "replacement"))
+        })
+        store.queue.sync {}  // committed; its delivery waits for the main actor
+        #expect(collection.object(at: 1_999) == nil)
+        #expect(try await counts.next() == 2_000)
+        #expect(collection.object(at: 1_999)?.id == "x")
+        #expect(collection.object(at: 1_999)?.body == "replacement")
+        _ = token
+    }
+
+    @Test func anInMemoryStoreReadsRowsOnDemandToo() async throws {
+        let store = try await makeNoteStore(Note.numbered(3_000))
+        let (collection, _, token) = try await openWindow(3_000, store: store, anchor: .end)
+        #expect(collection.object(at: 1_500)?.id == "n1501")
+        #expect(collection.waitingReads == 1)
+        _ = token
+    }
+}
+
+/// What the blocked writer saw, read after it ended (the store's queue orders the accesses).
+private final class WriterState: @unchecked Sendable {
+    var releasedByRead = false
+}
