@@ -163,6 +163,42 @@ import Testing
         #expect(WindowDiff.change(from: DisplayRows(old), to: DisplayRows(new), modified: [3]) == CollectionChange(insertions: [0], modifications: [2]))
     }
 
+    /// Rowids are only a way to find rows: for 2,000 random windows, giving deleted rows' rowids
+    /// to inserted rows and new rowids to kept rows (a record deleted and inserted again) leaves
+    /// the deletions and insertions as they are by id, and adds the re-inserted kept rows to the
+    /// modifications (a write touched them).
+    @Test func reusedAndReassignedRowidsLeaveTheChangeByIDUnchanged() {
+        for seed in UInt64(1)...2_000 {
+            let (oldIDs, newIDs, modified) = Self.randomCase(seed: seed)
+            let expected = WindowDiff.change(from: Self.rows(oldIDs), to: Self.rows(newIDs), modified: modified)
+            var random = SeededRandom(seed: seed &+ 7_777)
+            let oldSet = Set(oldIDs)
+            var free = oldIDs.filter { !Set(newIDs).contains($0) }  // rowids of rows that left
+            var fresh: Int64 = 1_000_000
+            var touched = modified
+            var reinserted: Set<Int64> = []
+            let new = newIDs.map { id -> RowKey in
+                var rowid = id
+                if oldSet.contains(id), random.chance(20) {
+                    fresh += 1
+                    rowid = fresh
+                    reinserted.insert(id)
+                } else if !oldSet.contains(id), !free.isEmpty, random.chance(60) {
+                    rowid = free.removeLast()
+                }
+                if rowid != id { touched.insert(rowid) }
+                return RowKey(value: .null, id: "r\(id)", rowid: rowid)
+            }
+            let change = WindowDiff.change(from: Self.rows(oldIDs), to: DisplayRows(new), modified: touched)
+            let kept = Set(oldIDs.indices).subtracting(expected.deletions)
+            let expectedModifications = Set(expected.modifications)
+                .union(kept.filter { reinserted.contains(oldIDs[$0]) })
+            #expect(change.deletions == expected.deletions, "seed \(seed)")
+            #expect(change.insertions == expected.insertions, "seed \(seed)")
+            #expect(Set(change.modifications) == expectedModifications, "seed \(seed)")
+        }
+    }
+
     @Test func aWindowReadInReverseGivesTheSameChangeAsItsReversedCopy() {
         var random = SeededRandom(seed: 5)
         for _ in 0..<200 {

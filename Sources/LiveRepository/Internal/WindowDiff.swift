@@ -13,9 +13,10 @@
 /// - the common prefix and suffix are skipped in O(n) comparisons of ids, without hashing or
 ///   copying (a kept row shares its id's storage with its old copy, so most comparisons are one
 ///   pointer comparison);
-/// - the middle costs one dictionary insertion per new row (the new positions), and a lookup
-///   only for an old row that does not directly follow the previous common row in both
-///   snapshots;
+/// - the middle costs one insertion per new row in a flat table of rowids (see ``RowPositions``),
+///   and a lookup only for an old row that does not directly follow the previous common row in
+///   both snapshots; ids are hashed only for the rows not found by rowid (rows that left,
+///   arrived, or came back under a new rowid);
 /// - only when some row moved, the subsequence costs O(k) plus a binary search per break in
 ///   the runs of consecutive positions: O(k log k) at worst, for a shuffle;
 /// - marking modifications costs a bit test per kept row, and a set lookup only for the few
@@ -83,30 +84,60 @@ enum WindowDiff {
         let oldCount = oldEnd - prefix
         let newCount = newEnd - prefix
 
-        // Where each new row sits (relative to the prefix), by id.
-        var newPosition: [String: Int32] = [:]
-        newPosition.reserveCapacity(newCount)
+        // Where each new row sits (relative to the prefix), by rowid: most rows keep their
+        // rowid, and a flat rowid table is much cheaper than hashing ids.
+        var byRowid = RowPositions(capacity: newCount)
         for offset in 0..<newCount {
-            newPosition[new.id(prefix + offset)] = Int32(truncatingIfNeeded: offset)
+            byRowid.set(new.rowid(prefix + offset), offset)
         }
 
         // For each old row: its relative new position, or -1 when it left. A row that follows
-        // the previous common row in both snapshots needs no lookup. Also notice whether the
-        // common rows are already in increasing order, which means nothing moved.
+        // the previous common row in both snapshots needs no lookup; another is found by its
+        // rowid, and counts only if the ids agree (the rowid may now hold another record).
         var target = [Int](repeating: -1, count: oldCount)
-        var inOrder = true
+        var claimed = [Bool](repeating: false, count: newCount)
+        var unmatched = 0
         var last = -1
         for offset in 0..<oldCount {
-            let position: Int
+            var position = -1
             if last + 1 < newCount, last >= 0, old.hasSameID(prefix + offset, as: new, prefix + last + 1) {
                 position = last + 1
-            } else if let found = newPosition[old.id(prefix + offset)] {
-                position = Int(found)
-            } else {
+            } else if let found = byRowid.value(for: old.rowid(prefix + offset)),
+                old.hasSameID(prefix + offset, as: new, prefix + found)
+            {
+                position = found
+            }
+            guard position >= 0 else {
+                unmatched += 1
                 continue
             }
             target[offset] = position
-            if position <= last { inOrder = false }
+            claimed[position] = true
+            last = position
+        }
+
+        // Old rows not found by rowid left, or came back under a new rowid (deleted and inserted
+        // again in one write): look those up by id among the new rows nothing claimed.
+        if unmatched > 0 {
+            var byID: [String: Int] = [:]
+            for offset in 0..<newCount where !claimed[offset] {
+                byID[new.id(prefix + offset)] = offset
+            }
+            if !byID.isEmpty {
+                for offset in 0..<oldCount where target[offset] < 0 {
+                    if let found = byID[old.id(prefix + offset)] { target[offset] = found }
+                }
+            }
+        }
+
+        // Whether the common rows are already in increasing order, which means nothing moved.
+        var inOrder = true
+        last = -1
+        for position in target where position >= 0 {
+            if position <= last {
+                inOrder = false
+                break
+            }
             last = position
         }
         if !inOrder {
