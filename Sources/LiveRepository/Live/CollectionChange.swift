@@ -11,6 +11,11 @@
 /// moved appears as a deletion at its old index plus an insertion at its new one, and is never
 /// also reported as a modification. Every list is sorted ascending, without duplicates.
 ///
+/// A live collection identifies a row by its record's `id`: a row that left and a row that
+/// arrived are a deletion and an insertion even when they sit at the same index (and even when
+/// SQLite gave the new row the old one's rowid), so a list keyed by `id` can apply the change
+/// as given.
+///
 /// ```swift
 /// // old: [a, b, c, d]    new: [a, e, c, b]
 /// // b moved, d left, e arrived, and c's content changed in place.
