@@ -253,12 +253,13 @@ public final class LiveStore: @unchecked Sendable {
         }
     }
 
-    /// Lets go of `value` on the store's queue, so that freeing it (a window of 100,000 row keys,
-    /// thousands of decoded records) does not stop the caller. Pass the last reference.
+    /// Lets go of `value` on a background queue, so that freeing it (a window of 100,000 row
+    /// keys, thousands of decoded records) stops neither the caller nor the store's writes. Pass
+    /// the last reference.
     func discard<T: Sendable>(_ value: consuming T) {
-        // Moved into a box that only the queue's block then holds: the block's release is the last.
+        // Moved into a box that only the block then holds: the block's release is the last.
         let box = Unmanaged.passRetained(DiscardedValue(consume value))
-        queue.async { box.release() }
+        DispatchQueue.global(qos: .utility).async { box.release() }
     }
 
     /// Closes the cache. Later reads and writes fail with ``SQLiteError/closed``; live objects
@@ -328,7 +329,7 @@ public final class LiveStore: @unchecked Sendable {
     }
 }
 
-/// A value on its way to be freed on a store's queue; see ``LiveStore/discard(_:)``.
+/// A value on its way to be freed on a background queue; see ``LiveStore/discard(_:)``.
 private final class DiscardedValue<T: Sendable>: Sendable {
     let value: T
     init(_ value: consuming T) { self.value = value }

@@ -60,7 +60,7 @@ extension LiveCollection {
     }
 
     /// Adds decoded records, starting the decoded set over when it would pass its limit (the
-    /// records let go are freed on the store's queue). `replacing`: whether a record replaces
+    /// records let go are freed on a background queue). `replacing`: whether a record replaces
     /// one decoded already for the same rowid.
     func keep(_ records: [Int64: Record], replacing: Bool) {
         if decoded.count + records.count > Self.decodedLimit, records.count <= Self.decodedLimit {

@@ -133,7 +133,7 @@ extension LiveCollection {
                     next.dataStatus = .local
                 }
             }
-            // The previous window's keys are freed on the store's queue: freeing 100,000 of them
+            // The previous window's keys are freed on a background queue: freeing 100,000 of them
             // would stop the main actor for a millisecond or two.
             store.discard(consume oldRows)
         }
