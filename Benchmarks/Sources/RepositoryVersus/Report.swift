@@ -11,6 +11,7 @@ struct Report {
     var memory: MemoryReading?
     /// Per diff size: milliseconds per call, ours and the standard library's.
     var diffs: [(rows: Int, changes: Int, ours: [Double], standard: [Double])] = []
+    var stall: StallScenario.Run?
 
     func text() -> String {
         var lines: [String] = []
@@ -64,7 +65,23 @@ struct Report {
         if let growth = diffGrowth {
             lines.append("| growth for 10× the rows and changes | \(formatted(growth.ours))× | \(formatted(growth.standard))× |")
         }
+        if let stall {
+            lines += [""] + Self.stallLines(stall, rows: settings.stallWindowRows, events: settings.stallEvents)
+        }
         return lines.joined(separator: "\n")
+    }
+
+    /// The table of scenario 5.
+    static func stallLines(_ run: StallScenario.Run, rows: Int, events: Int) -> [String] {
+        var lines = ["5. Main-actor stalls: scrolling a \(grouped(rows))-row window (40 rows a frame at 240 Hz) while "
+            + "\(grouped(events)) real-time events are applied (\(formatted(run.burstSeconds)) s): ms", ""]
+        lines += ["| measure | value |", "|---|---:|"]
+        lines.append("| frames | \(grouped(run.frameReads.count)) (\(grouped(run.rowsRead)) rows read, \(grouped(run.missing)) missing) |")
+        lines.append("| a frame's reads: median | \(formatted(Statistics.median(run.frameReads))) |")
+        lines.append("| a frame's reads: p99 | \(formatted(Statistics.percentile(run.frameReads, 99))) |")
+        lines.append("| a frame's reads: longest | \(formatted(run.frameReads.max() ?? .nan)) |")
+        lines.append("| longest lateness of a frame (the main actor busy with reads or deliveries) | \(formatted(run.longestLateness)) |")
+        return lines
     }
 
     // MARK: The goals
@@ -106,6 +123,11 @@ struct Report {
             lines.append("- change sets in linear time: \(formatted(growth.ours))× for 10× the rows and changes "
                 + "(linear 10×, n log n ≈12.5×, quadratic 100×; limit \(formatted(Self.linearGrowthLimit))×), "
                 + "\(verdict(growth.ours <= Self.linearGrowthLimit))")
+        }
+        if let stall {
+            let longest = stall.frameReads.max() ?? .nan
+            lines.append("- scrolling a \(grouped(settings.stallWindowRows))-row window during a burst: no frame's reads over 4 ms "
+                + "(a frame at 240 Hz): longest \(formatted(longest)) ms, \(verdict(longest <= 4 && stall.missing == 0))")
         }
         return lines.joined(separator: "\n")
     }

@@ -10,6 +10,7 @@ import LiveRepository
 ///     swift run -c release RepositoryVersus quick        # 100,000 messages, for CI
 ///     swift run -c release RepositoryVersus memory-build ROWS FILE; … memory ROWS FILE  # scenario 3 (run by the others)
 ///     swift run -c release RepositoryVersus events [COUNT]  # scenario 2 alone, ours only, for profiling
+///     swift run -c release RepositoryVersus stall [ROWS EVENTS]  # scenario 5 alone
 @main
 struct RepositoryVersus {
     /// Starts the run on the main actor and turns the main thread's run loop, as an app does.
@@ -45,6 +46,16 @@ struct RepositoryVersus {
                 defer { try? FileManager.default.removeItem(at: folder) }
                 let run = try await EventScenario(events: count, folder: folder, budget: .seconds(5)).liveStore(round: 0)
                 print("\(grouped(count)) events: \(grouped(Int(run.eventsPerSecond))) events/s, \(run.seconds) s")
+                return 0
+            }
+            if arguments.first == "stall" {
+                // Scenario 5 alone: `RepositoryVersus stall [rows events]`.
+                let rows = arguments.dropFirst().first.flatMap { Int($0) } ?? 50_000
+                let events = arguments.dropFirst(2).first.flatMap { Int($0) } ?? 100_000
+                let folder = try progress.scratchFolder("stall")
+                defer { try? FileManager.default.removeItem(at: folder) }
+                let run = try await StallScenario(windowRows: rows, events: events, folder: folder).run()
+                print(Report.stallLines(run, rows: rows, events: events).joined(separator: "\n"))
                 return 0
             }
             let quick = arguments.first == "quick"
@@ -111,6 +122,10 @@ struct RepositoryVersus {
                 report.liveEvents.append(try await events.liveStore(round: round))
             }
         }
+
+        progress("5. main-actor stalls: scrolling \(grouped(settings.stallWindowRows)) rows during \(grouped(settings.stallEvents)) events")
+        report.stall = try await StallScenario(
+            windowRows: settings.stallWindowRows, events: settings.stallEvents, folder: folder).run()
 
         for size in settings.diffSizes {
             progress("4. change sets, \(grouped(size.rows)) rows")

@@ -17,19 +17,24 @@ struct Settings {
     /// Calls timed per size in scenario 4, for ours and for the standard library.
     var diffCalls: Int
     var standardDiffCalls: Int
+    /// Scenario 5: rows in the scrolled window, and events applied while it scrolls.
+    var stallWindowRows: Int
+    var stallEvents: Int
 
     /// What the goals are stated for; `rounds` runs of scenario 2 per contender.
     static func full(rounds: Int?) -> Settings {
         Settings(
             name: "full", cachedMessages: 1_000_000, channels: 1_000, timedChannels: 200, warmUpChannels: 10,
-            events: 100_000, eventRounds: rounds ?? 3, eventBudget: .seconds(5), memoryRows: 100_000, diffCalls: 101, standardDiffCalls: 5)
+            events: 100_000, eventRounds: rounds ?? 3, eventBudget: .seconds(5), memoryRows: 100_000, diffCalls: 101, standardDiffCalls: 5,
+            stallWindowRows: 50_000, stallEvents: 100_000)
     }
 
     /// A tenth of the data (half the window), for CI: under 20 seconds.
     static func quick(rounds: Int?) -> Settings {
         Settings(
             name: "quick", cachedMessages: 100_000, channels: 1_000, timedChannels: 100, warmUpChannels: 10,
-            events: 10_000, eventRounds: rounds ?? 1, eventBudget: .seconds(1.5), memoryRows: 50_000, diffCalls: 21, standardDiffCalls: 3)
+            events: 10_000, eventRounds: rounds ?? 1, eventBudget: .seconds(1.5), memoryRows: 50_000, diffCalls: 21, standardDiffCalls: 3,
+            stallWindowRows: 20_000, stallEvents: 20_000)
     }
 
     /// The scenario 4 sizes: rows in the window and changes between the snapshots.
