@@ -51,13 +51,23 @@ extension LiveData {
                 return
             }
         }
+        add(observer, owner: owner)
+    }
+
+    /// Registers `observer`, which has no live registration here: a new one, or one whose
+    /// registration has ended.
+    @inlinable
+    final func add(_ observer: Observer<Value?>, owner: AnyObject?) {
         var reference: OwnerReference?
+        var isActive = true
         if let owner {
             let found = self.reference(for: owner)
             if let lifecycle = found.lifecycle {
                 // A destroyed lifecycle ignores new observers.
-                guard lifecycle.state != .destroyed else { return }
+                let state = lifecycle.state
+                guard state != .destroyed else { return }
                 if !found.isListening { listen(to: lifecycle, of: found) }
+                isActive = state.isActive
             }
             reference = found
         }
@@ -75,12 +85,10 @@ extension LiveData {
         registered.hasReceived = false
         registered.isActive = false
         observers.append(registered)
-        if let reference {
-            reference.registrationCount += 1
-            if let lifecycle = reference.lifecycle, !lifecycle.state.isActive {
-                registered.lastVersion = version
-                return
-            }
+        reference?.registrationCount += 1
+        guard isActive else {
+            registered.lastVersion = version
+            return
         }
         registered.isActive = true
         changeActiveCount(by: 1)
@@ -140,11 +148,18 @@ extension LiveData {
 
     /// Calls `onActive()` / `onInactive()` for each crossing of zero, also when those callbacks
     /// add or remove observers themselves (the count is re-read until it settles).
-    @usableFromInline
+    @inlinable
     final func changeActiveCount(by delta: Int) {
-        var previous = activeCount
+        let previous = activeCount
         activeCount += delta
-        guard !isChangingActiveState else { return }
+        // The usual case, inlined: no crossing of zero, so no callback.
+        guard !isChangingActiveState, (previous == 0) != (activeCount == 0) else { return }
+        settleActiveCount(from: previous)
+    }
+
+    @usableFromInline
+    final func settleActiveCount(from start: Int) {
+        var previous = start
         isChangingActiveState = true
         defer { isChangingActiveState = false }
         while previous != activeCount {
@@ -183,7 +198,9 @@ extension LiveData {
 
     /// Drops ended observers from the list (letting go of their closures), renumbers the rest,
     /// and forgets stand-ins and owner references nothing uses. Waits while a loop runs.
-    @usableFromInline
+    /// (Inlinable so that it is specialized: unspecialized, every element it moves goes through
+    /// the generic array's value witnesses; never inlined, to keep the delivery loop small.)
+    @inlinable @inline(never)
     final func compact() {
         guard iterationDepth == 0, endedCount > 0 else { return }
         var kept = 0

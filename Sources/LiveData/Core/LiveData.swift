@@ -126,7 +126,7 @@ open class LiveData<Value> {
     @discardableResult
     public final func observe(owner: AnyObject, _ update: @escaping (Value?) -> Void) -> Observer<Value?> {
         let observer = Observer<Value?>(update: update)
-        register(observer, owner: owner)
+        add(observer, owner: owner)  // a new observer: registered nowhere yet
         return observer
     }
 
@@ -147,7 +147,7 @@ open class LiveData<Value> {
     @discardableResult
     public final func observeForever(_ update: @escaping (Value?) -> Void) -> Observer<Value?> {
         let observer = Observer<Value?>(update: update)
-        register(observer, owner: nil)
+        add(observer, owner: nil)  // a new observer: registered nowhere yet
         return observer
     }
 
