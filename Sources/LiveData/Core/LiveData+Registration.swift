@@ -61,7 +61,8 @@ extension LiveData {
         var reference: OwnerReference?
         var isActive = true
         if let owner {
-            let found = self.reference(for: owner)
+            // Nil for a new owner whose lifecycle is destroyed: ignored.
+            guard let found = self.reference(for: owner) else { return }
             if let lifecycle = found.lifecycle {
                 // A destroyed lifecycle ignores new observers.
                 let state = lifecycle.state
@@ -105,25 +106,35 @@ extension LiveData {
         reference.isListening = true
     }
 
-    /// The one reference of `owner` in this holder, made if it has none.
+    /// The one reference of `owner` in this holder, made if it has none; nil when it has none
+    /// and its lifecycle is destroyed (nothing is made for it, not even a weak reference).
+    ///
+    /// Stops the program when `owner` is being deallocated: registering from an owner's `deinit`
+    /// (see ``OwnerReference``).
     @inlinable
-    final func reference(for owner: AnyObject) -> OwnerReference {
+    final func reference(for owner: AnyObject) -> OwnerReference? {
         if let latest = latestOwner, latest.refers(to: owner) { return latest }
         return lookUpReference(for: owner)
     }
 
     @usableFromInline
-    final func lookUpReference(for owner: AnyObject) -> OwnerReference {
+    final func lookUpReference(for owner: AnyObject) -> OwnerReference? {
         let key = ObjectIdentifier(owner)
-        let reference: OwnerReference
         if let known = ownerReferences[key], known.refers(to: owner) {
-            reference = known
-        } else {
-            // None, or (where addresses are not reserved) a stale one of a deallocated owner at
-            // the same address: its registrations keep it until they end.
-            reference = OwnerReference(owner, lifecycle: (owner as? any LifecycleOwner)?.lifecycle)
-            ownerReferences[key] = reference
+            latestOwner = known
+            return known
         }
+        // None, or a stale one of a deallocated owner at the same address (its registrations
+        // keep it until they end), or `owner` is being deallocated and its weak reference is nil.
+        let lifecycle = (owner as? any LifecycleOwner)?.lifecycle
+        if let lifecycle, lifecycle.state == .destroyed { return nil }
+        // On Darwin, forming the weak reference to an Objective-C owner in its deinit traps here.
+        let reference = OwnerReference(owner, lifecycle: lifecycle)
+        precondition(
+            !reference.isGone,
+            "LiveData: observe(owner:) was called with an owner that is being deallocated (from its deinit, or from code its deinit runs); an owner cannot be observed once its deinit has started. Register earlier, or set the owner's lifecycle to .destroyed first, which makes the holder ignore it."
+        )
+        ownerReferences[key] = reference
         latestOwner = reference
         return reference
     }
@@ -217,7 +228,7 @@ extension LiveData {
             standIns = standIns.filter { $0.value.observer.home === token }
         }
         // Unused references: a few may stay, so that an owner that registers and removes
-        // repeatedly keeps its reference; a gone owner's must go, to free its memory.
+        // repeatedly keeps its reference; a gone owner's goes, as it can serve no one.
         if ownerReferences.count > kept + 16 || ownerReferences.values.contains(where: { $0.registrationCount == 0 && $0.isGone }) {
             ownerReferences = ownerReferences.filter { $0.value.registrationCount > 0 }
             if let latest = latestOwner, ownerReferences[latest.key] !== latest { latestOwner = nil }
