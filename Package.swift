@@ -1,4 +1,6 @@
-// swift-tools-version: 6.1
+// swift-tools-version: 6.3
+// The oldest toolchain this package was built and tested with. The code needs at least Swift 6.2
+// (the tests use `weak let` and exit tests); see CONTRIBUTING.md.
 import PackageDescription
 
 let package = Package(
@@ -17,6 +19,9 @@ let package = Package(
         .library(name: "LiveSocial", targets: ["LiveSocial"]),
         .library(name: "LiveSocialServer", targets: ["LiveSocialServer"]),
     ],
+    // Each target lists every module of this package that its sources import, even one that
+    // comes in through another dependency: an import must not rely on how SwiftPM happens to
+    // order or expose the build.
     targets: [
         // Layer 1: the observable data holder.
         .target(name: "LiveData"),
@@ -30,7 +35,7 @@ let package = Package(
         // The generic engine: SQLite cache, live objects and live collections.
         .target(name: "LiveRepository", dependencies: ["LiveData", "CSQLite"]),
         // The social and chat domain: models, the remote API protocol, repositories.
-        .target(name: "LiveSocial", dependencies: ["LiveRepository"]),
+        .target(name: "LiveSocial", dependencies: ["LiveRepository", "LiveData"]),
         // An in-process server implementing the remote API, for the sample and the tests.
         .target(name: "LiveSocialServer", dependencies: ["LiveSocial", "LiveRepository"]),
 
@@ -48,14 +53,17 @@ let package = Package(
         // Helpers shared by the test targets (a seeded generator, an awaitable delivery log).
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "LiveDataTests", dependencies: ["LiveData", "TestSupport"]),
-        .testTarget(name: "LiveRepositoryTests", dependencies: ["LiveRepository", "LiveData", "TestSupport"]),
+        .testTarget(name: "LiveRepositoryTests", dependencies: ["LiveRepository", "LiveData", "CSQLite", "TestSupport"]),
         .testTarget(
             name: "LiveSocialTests",
-            dependencies: ["LiveSocial", "LiveSocialServer", "LiveRepository", "TestSupport"]),
-        .testTarget(name: "LiveSocialServerTests", dependencies: ["LiveSocialServer", "LiveSocial", "TestSupport"]),
+            dependencies: ["LiveSocial", "LiveSocialServer", "LiveRepository", "LiveData", "TestSupport"]),
+        .testTarget(name: "LiveSocialServerTests", dependencies: ["LiveSocialServer", "LiveSocial", "LiveRepository"]),
         .testTarget(
             name: "SampleAppTests",
-            dependencies: ["SampleApp", "SampleTerminal", "LiveData", "LiveSocial", "LiveSocialServer", "TestSupport"]),
+            dependencies: [
+                "SampleApp", "SampleTerminal", "LiveData", "LiveRepository", "LiveSocial", "LiveSocialServer",
+                "TestSupport",
+            ]),
         // Runs the built executable with scripted input; depends on it so that it is built first.
         .testTarget(name: "SampleEndToEndTests", dependencies: ["LiveDataSample", "TestSupport"]),
     ],

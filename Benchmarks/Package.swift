@@ -1,4 +1,6 @@
-// swift-tools-version: 6.1
+// swift-tools-version: 6.3
+// 6.3: the manifest of ordo-one/benchmark 1.38.1, a dependency, declares tools version 6.3, so
+// no older toolchain can resolve this package.
 import PackageDescription
 
 // A package of its own, so that LiveData is measured the way a client sees it:
@@ -9,6 +11,9 @@ let strict: [SwiftSetting] = [.unsafeFlags(["-warnings-as-errors"])]
 
 let package = Package(
     name: "LiveDataBenchmarks",
+    // The library's floor, and nothing here may need more: Synchronization's `Atomic` and
+    // `Mutex` need macOS 15 / iOS 18 (see StopFlag). The executables are command-line tools, run
+    // on Linux and macOS.
     platforms: [
         .macOS(.v14),
         .iOS(.v17),

@@ -163,6 +163,7 @@ import LiveData
         #expect(log == ["first 1"])
     }
 
+    #if os(macOS) || os(Linux)  // exit tests: not on iOS and its siblings, which cannot spawn a process
     @Test func movingADestroyedLifecycleStopsTheProgram() async {
         await #expect(processExitsWith: .failure) {
             await MainActor.run {
@@ -182,4 +183,5 @@ import LiveData
             }
         }
     }
+    #endif
 }

@@ -29,7 +29,15 @@ struct SampleDataFolderTests {
                 "an empty flag counts as absent")
     }
 
-    #if !canImport(Darwin)
+    #if canImport(Darwin)
+    @Test func theApplicationSupportFolderComesLast() {
+        #expect(SampleDataFolder.resolve(flag: nil, environment: [:], home: home).path
+            == "/home/tester/Library/Application Support/LiveDataSample")
+        let real = SampleDataFolder.resolve(flag: nil, environment: [:])
+        let support = FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first
+        #expect(real == support?.appendingPathComponent("LiveDataSample"))
+    }
+    #else
     @Test func xdgDataHomeBeatsTheHomeDefault() {
         var environment = everything
         environment["LIVEDATA_SAMPLE_DATA"] = nil
@@ -46,6 +54,11 @@ struct SampleDataFolderTests {
         let empty = ["LIVEDATA_SAMPLE_DATA": "", "XDG_DATA_HOME": ""]
         #expect(SampleDataFolder.resolve(flag: "", environment: empty, home: home).path
             == "/home/tester/.local/share/livedata-sample")
+    }
+
+    @Test func theRealHomeIsTheOneEveryPlatformHas() {
+        #expect(SampleDataFolder.resolve(flag: nil, environment: [:]).path
+            == URL(fileURLWithPath: NSHomeDirectory()).appendingPathComponent(".local/share/livedata-sample").path)
     }
     #endif
 

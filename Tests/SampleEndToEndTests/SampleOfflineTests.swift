@@ -1,3 +1,6 @@
+// Runs the built sample as a child process: macOS and Linux only (iOS and its siblings have no
+// `Process`, and no command line).
+#if os(macOS) || os(Linux)
 import Foundation
 import Testing
 import TestSupport
@@ -64,3 +67,4 @@ struct SampleOfflineTests {
         #expect(await app.finish().status == 0)
     }
 }
+#endif

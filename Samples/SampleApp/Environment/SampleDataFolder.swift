@@ -3,8 +3,10 @@ import Foundation
 /// Where the sample keeps its data when the command line does not say.
 ///
 /// The order is: the `--data` flag, then the `LIVEDATA_SAMPLE_DATA` environment variable, then
-/// a per-user folder: `~/Library/Application Support/LiveDataSample` on Apple platforms,
-/// `$XDG_DATA_HOME/livedata-sample` (by default `~/.local/share/livedata-sample`) elsewhere.
+/// a per-user folder: `LiveDataSample` in the Application Support folder on Apple platforms
+/// (`~/Library/Application Support` on macOS, the app's container on iOS, tvOS, watchOS and
+/// visionOS), `$XDG_DATA_HOME/livedata-sample` (by default `~/.local/share/livedata-sample`)
+/// elsewhere.
 public enum SampleDataFolder {
     /// The environment variable that chooses the data folder.
     public static let environmentVariable = "LIVEDATA_SAMPLE_DATA"
@@ -14,22 +16,29 @@ public enum SampleDataFolder {
     /// - Parameters:
     ///   - flag: the `--data` flag's value, if given; relative paths are taken from the current folder.
     ///   - environment: the process environment.
-    ///   - home: the user's home folder.
+    ///   - home: the user's home folder (the app's container on iOS and its siblings); nil for the
+    ///     real one, `NSHomeDirectory()`, which every platform has (unlike
+    ///     `FileManager.homeDirectoryForCurrentUser`, which is macOS and Linux only).
     public static func resolve(
-        flag: String?, environment: [String: String] = ProcessInfo.processInfo.environment,
-        home: URL = FileManager.default.homeDirectoryForCurrentUser
+        flag: String?, environment: [String: String] = ProcessInfo.processInfo.environment, home: URL? = nil
     ) -> URL {
         if let flag, !flag.isEmpty { return URL(fileURLWithPath: flag).standardizedFileURL }
         if let chosen = environment[environmentVariable], !chosen.isEmpty {
             return URL(fileURLWithPath: chosen).standardizedFileURL
         }
         #if canImport(Darwin)
-        return home.appendingPathComponent("Library/Application Support/LiveDataSample")
+        // Each platform's own per-user folder: nothing to write portably here.
+        let support = home.map { $0.appendingPathComponent("Library/Application Support", isDirectory: true) }
+            ?? FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first
+            ?? userHome.appendingPathComponent("Library/Application Support", isDirectory: true)
+        return support.appendingPathComponent("LiveDataSample")
         #else
         if let data = environment["XDG_DATA_HOME"], !data.isEmpty {
             return URL(fileURLWithPath: data).appendingPathComponent("livedata-sample")
         }
-        return home.appendingPathComponent(".local/share/livedata-sample")
+        return (home ?? userHome).appendingPathComponent(".local/share/livedata-sample")
         #endif
     }
+
+    private static var userHome: URL { URL(fileURLWithPath: NSHomeDirectory(), isDirectory: true) }
 }

@@ -51,13 +51,24 @@ extension LiveData {
                 return
             }
         }
+        add(observer, owner: owner)
+    }
+
+    /// Registers `observer`, which has no live registration here: a new one, or one whose
+    /// registration has ended.
+    @inlinable
+    final func add(_ observer: Observer<Value?>, owner: AnyObject?) {
         var reference: OwnerReference?
+        var isActive = true
         if let owner {
-            let found = self.reference(for: owner)
+            // Nil for a new owner whose lifecycle is destroyed: ignored.
+            guard let found = self.reference(for: owner) else { return }
             if let lifecycle = found.lifecycle {
                 // A destroyed lifecycle ignores new observers.
-                guard lifecycle.state != .destroyed else { return }
+                let state = lifecycle.state
+                guard state != .destroyed else { return }
                 if !found.isListening { listen(to: lifecycle, of: found) }
+                isActive = state.isActive
             }
             reference = found
         }
@@ -75,12 +86,10 @@ extension LiveData {
         registered.hasReceived = false
         registered.isActive = false
         observers.append(registered)
-        if let reference {
-            reference.registrationCount += 1
-            if let lifecycle = reference.lifecycle, !lifecycle.state.isActive {
-                registered.lastVersion = version
-                return
-            }
+        reference?.registrationCount += 1
+        guard isActive else {
+            registered.lastVersion = version
+            return
         }
         registered.isActive = true
         changeActiveCount(by: 1)
@@ -97,25 +106,35 @@ extension LiveData {
         reference.isListening = true
     }
 
-    /// The one reference of `owner` in this holder, made if it has none.
+    /// The one reference of `owner` in this holder, made if it has none; nil when it has none
+    /// and its lifecycle is destroyed (nothing is made for it, not even a weak reference).
+    ///
+    /// Stops the program when `owner` is being deallocated: registering from an owner's `deinit`
+    /// (see ``OwnerReference``).
     @inlinable
-    final func reference(for owner: AnyObject) -> OwnerReference {
+    final func reference(for owner: AnyObject) -> OwnerReference? {
         if let latest = latestOwner, latest.refers(to: owner) { return latest }
         return lookUpReference(for: owner)
     }
 
     @usableFromInline
-    final func lookUpReference(for owner: AnyObject) -> OwnerReference {
+    final func lookUpReference(for owner: AnyObject) -> OwnerReference? {
         let key = ObjectIdentifier(owner)
-        let reference: OwnerReference
         if let known = ownerReferences[key], known.refers(to: owner) {
-            reference = known
-        } else {
-            // None, or (where addresses are not reserved) a stale one of a deallocated owner at
-            // the same address: its registrations keep it until they end.
-            reference = OwnerReference(owner, lifecycle: (owner as? any LifecycleOwner)?.lifecycle)
-            ownerReferences[key] = reference
+            latestOwner = known
+            return known
         }
+        // None, or a stale one of a deallocated owner at the same address (its registrations
+        // keep it until they end), or `owner` is being deallocated and its weak reference is nil.
+        let lifecycle = (owner as? any LifecycleOwner)?.lifecycle
+        if let lifecycle, lifecycle.state == .destroyed { return nil }
+        // On Darwin, forming the weak reference to an Objective-C owner in its deinit traps here.
+        let reference = OwnerReference(owner, lifecycle: lifecycle)
+        precondition(
+            !reference.isGone,
+            "LiveData: observe(owner:) was called with an owner that is being deallocated (from its deinit, or from code its deinit runs); an owner cannot be observed once its deinit has started. Register earlier, or set the owner's lifecycle to .destroyed first, which makes the holder ignore it."
+        )
+        ownerReferences[key] = reference
         latestOwner = reference
         return reference
     }
@@ -140,11 +159,18 @@ extension LiveData {
 
     /// Calls `onActive()` / `onInactive()` for each crossing of zero, also when those callbacks
     /// add or remove observers themselves (the count is re-read until it settles).
-    @usableFromInline
+    @inlinable
     final func changeActiveCount(by delta: Int) {
-        var previous = activeCount
+        let previous = activeCount
         activeCount += delta
-        guard !isChangingActiveState else { return }
+        // The usual case, inlined: no crossing of zero, so no callback.
+        guard !isChangingActiveState, (previous == 0) != (activeCount == 0) else { return }
+        settleActiveCount(from: previous)
+    }
+
+    @usableFromInline
+    final func settleActiveCount(from start: Int) {
+        var previous = start
         isChangingActiveState = true
         defer { isChangingActiveState = false }
         while previous != activeCount {
@@ -183,7 +209,9 @@ extension LiveData {
 
     /// Drops ended observers from the list (letting go of their closures), renumbers the rest,
     /// and forgets stand-ins and owner references nothing uses. Waits while a loop runs.
-    @usableFromInline
+    /// (Inlinable so that it is specialized: unspecialized, every element it moves goes through
+    /// the generic array's value witnesses; never inlined, to keep the delivery loop small.)
+    @inlinable @inline(never)
     final func compact() {
         guard iterationDepth == 0, endedCount > 0 else { return }
         var kept = 0
@@ -200,7 +228,7 @@ extension LiveData {
             standIns = standIns.filter { $0.value.observer.home === token }
         }
         // Unused references: a few may stay, so that an owner that registers and removes
-        // repeatedly keeps its reference; a gone owner's must go, to free its memory.
+        // repeatedly keeps its reference; a gone owner's goes, as it can serve no one.
         if ownerReferences.count > kept + 16 || ownerReferences.values.contains(where: { $0.registrationCount == 0 && $0.isGone }) {
             ownerReferences = ownerReferences.filter { $0.value.registrationCount > 0 }
             if let latest = latestOwner, ownerReferences[latest.key] !== latest { latestOwner = nil }

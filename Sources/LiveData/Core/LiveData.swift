@@ -39,8 +39,12 @@
 /// Registering one ``Observer`` with two different owners of the same holder (or with an owner
 /// and with ``observeForever(observer:)``) stops the program with a message naming the mistake,
 /// as Android's `LiveData` throws: the registration would otherwise be silently ambiguous.
-/// Registering it again with the same owner does nothing. ``dispatch(initiator:)`` with an
-/// observer that is not registered delivers nothing and returns `false`.
+/// Registering it again with the same owner does nothing. Registering with an owner from inside
+/// that owner's `deinit` stops the program too, on every platform (on Darwin the Objective-C
+/// runtime already refuses a weak reference to an object being deallocated), unless the owner's
+/// lifecycle is already destroyed, which makes the call ignored as usual.
+/// ``dispatch(initiator:)`` with an observer that is not registered delivers nothing and returns
+/// `false`.
 ///
 /// ## Threading
 ///
@@ -121,12 +125,15 @@ open class LiveData<Value> {
     /// An owner whose lifecycle is already destroyed is ignored. Registering delivers nothing:
     /// call ``dispatch()`` or ``dispatch(initiator:)`` for the current value.
     ///
+    /// Calling this from the owner's `deinit` (or from code its `deinit` runs) is a programming
+    /// error that stops the program, unless the owner's lifecycle is already destroyed.
+    ///
     /// - Returns: The observer, for ``remove(observer:)``; ignore it if you never remove.
     @inlinable
     @discardableResult
     public final func observe(owner: AnyObject, _ update: @escaping (Value?) -> Void) -> Observer<Value?> {
         let observer = Observer<Value?>(update: update)
-        register(observer, owner: owner)
+        add(observer, owner: owner)  // a new observer: registered nowhere yet
         return observer
     }
 
@@ -147,7 +154,7 @@ open class LiveData<Value> {
     @discardableResult
     public final func observeForever(_ update: @escaping (Value?) -> Void) -> Observer<Value?> {
         let observer = Observer<Value?>(update: update)
-        register(observer, owner: nil)
+        add(observer, owner: nil)  // a new observer: registered nowhere yet
         return observer
     }
 
@@ -172,9 +179,12 @@ open class LiveData<Value> {
     }
 
     /// Unregisters every observer bound to `owner`.
+    ///
+    /// An owner may call this from its own `deinit`: its observers are removed at once, instead of
+    /// the next time the holder finds the owner gone.
     public final func removeObservers(owner: AnyObject) {
         iterate { observer in
-            if let reference = observer.owner, reference.refers(to: owner) { end(observer) }
+            if let reference = observer.owner, reference.matchesRemoval(of: owner) { end(observer) }
         }
     }
 

@@ -1,3 +1,6 @@
+// Runs the built sample as a child process: macOS and Linux only (iOS and its siblings have no
+// `Process`, and no command line).
+#if os(macOS) || os(Linux)
 import Foundation
 import Testing
 import TestSupport
@@ -377,3 +380,4 @@ extension SampleProcess {
         line.wholeMatch(of: /[ …!](\p{L}+ )?\d\d:\d\d [a-z]+: .*/) != nil
     }
 }
+#endif
