@@ -99,25 +99,11 @@ private enum EventModelRun {
         expected: [EventReferenceModel.Event],
         actual: [EventReferenceModel.Event]
     ) -> String {
-        func show(_ events: [EventReferenceModel.Event]) -> String {
-            events.isEmpty ? "(nothing)" : events.map(\.description).joined(separator: ", ")
-        }
-        let common = min(expected.count, actual.count)
-        let firstDifference = (0 ..< common).first { expected[$0] != actual[$0] } ?? common
-        var lines = [
-            "LiveEvent disagrees with the reference model: policy .\(policy), seed \(seed), step \(stepIndex) of the sequence.",
-            "Replay: LIVEEVENT_MODEL_SEED=\(seed) LIVEEVENT_MODEL_POLICY=\(policy) swift test --filter LiveEventModelTests",
-            "Event: MutableLiveEvent<Int>(whenUnobserved: .\(policy))",
-            "Steps so far (with the log both agreed on):",
-        ]
-        for (offset, entry) in history.enumerated() {
-            lines.append("  \(offset + 1). \(entry.step)  =>  \(show(entry.expected))")
-        }
-        lines.append("  \(stepIndex). \(step)   <-- disagreement")
-        lines.append("Model log of step \(stepIndex):     \(show(expected))")
-        lines.append("LiveEvent log of step \(stepIndex): \(show(actual))")
-        lines.append("First difference at event \(firstDifference).")
-        return lines.joined(separator: "\n")
+        modelFailureReport(
+            headline: "LiveEvent disagrees with the reference model: policy .\(policy), seed \(seed), step \(stepIndex) of the sequence.",
+            replay: "LIVEEVENT_MODEL_SEED=\(seed) LIVEEVENT_MODEL_POLICY=\(policy) swift test --filter LiveEventModelTests",
+            subject: "Event: MutableLiveEvent<Int>(whenUnobserved: .\(policy))",
+            stepIndex: stepIndex, step: step, history: history, expected: expected, actual: ("LiveEvent", actual))
     }
 }
 
@@ -128,9 +114,7 @@ private final class RealEvent {
     let events: MutableLiveEvent<Int>
     private var log: [EventReferenceModel.Event] = []
     private var observers: [Int: Observer<Int>] = [:]
-    /// The test's only strong references to the owners.
-    private var owners: [Int: AnyObject] = [:]
-    private var scripts: [Int: [[EventReferenceModel.Action]]] = [:]
+    private let state = ModelDriverState<EventReferenceModel.Action>()
 
     init(policy: UnobservedEventPolicy) {
         events = MutableLiveEvent(whenUnobserved: policy)
@@ -144,7 +128,7 @@ private final class RealEvent {
     func apply(_ step: EventReferenceModel.Step) {
         switch step {
         case .perform(let action): perform(action)
-        case .arm(let observer, let actions): scripts[observer, default: []].append(actions)
+        case .arm(let observer, let actions): state.arm(observer, actions)
         }
     }
 
@@ -155,17 +139,14 @@ private final class RealEvent {
         case .remove(let id):
             events.remove(observer: observers[id]!)
         case .removeObservers(let ownerId):
-            guard let owner = owners[ownerId] else { return }
+            guard let owner = state.owner(ownerId) else { return }
             events.removeObservers(owner: owner)
         case .send(let value):
             events.send(value)
-        case .move(let ownerId, let state):
-            guard let lifecycle = (owners[ownerId] as? TestOwner)?.lifecycle,
-                  lifecycle.state != .destroyed, lifecycle.state != state
-            else { return }
-            lifecycle.state = state
+        case .move(let ownerId, let target):
+            state.move(ownerId, to: target)
         case .drop(let ownerId):
-            owners[ownerId] = nil
+            state.drop(ownerId)
         case .query:
             log.append(.hasObservers(events.hasObservers))
             log.append(.hasActiveObservers(events.hasActiveObservers))
@@ -173,23 +154,11 @@ private final class RealEvent {
     }
 
     private func observe(_ id: Int, _ choice: ReferenceModel.OwnerChoice) {
-        let owner: AnyObject?
-        switch choice {
-        case .forever:
-            owner = nil
-        case .newPlain(let ownerId):
-            owner = PlainOwner()
-            owners[ownerId] = owner
-        case .newLifecycle(let ownerId, let state):
-            owner = TestOwner(state)
-            owners[ownerId] = owner
-        case .existing(let ownerId):
-            guard let existing = owners[ownerId] else { return }
-            owner = existing
-        }
+        let resolved = state.resolve(choice)
+        if case .skipped = resolved { return }
         let observer = observers[id] ?? Observer { [weak self] value in self?.delivered(to: id, value) }
         observers[id] = observer
-        if let owner {
+        if case .owner(let owner) = resolved {
             events.observe(owner: owner, observer: observer)
         } else {
             events.observeForever(observer: observer)
@@ -198,10 +167,7 @@ private final class RealEvent {
 
     private func delivered(to id: Int, _ value: Int) {
         log.append(.delivered(observer: id, value: value))
-        guard var batches = scripts[id], !batches.isEmpty else { return }
-        let batch = batches.removeFirst()
-        scripts[id] = batches
-        for action in batch { perform(action) }
+        for action in state.nextBatch(of: id) ?? [] { perform(action) }
     }
 }
 
@@ -211,13 +177,16 @@ private final class RealEvent {
 /// back to `.initialized` or out of `.destroyed`, and never registers an observer with a second
 /// owner (those trap).
 private struct EventStepGenerator {
-    private var random: SeededRandom
-    private var nextObserver = 1
-    private var nextOwner = 1
+    private var picker: ModelPicker
     private var nextValue = 1
 
     init(seed: UInt64) {
-        random = SeededRandom(seed: seed)
+        picker = ModelPicker(seed: seed, initialStateWeights: [10, 30, 25, 25, 10], moveTargetWeights: [35, 30, 25, 10])
+    }
+
+    private var random: SeededRandom {
+        get { picker.random }
+        set { picker.random = newValue }
     }
 
     private enum Kind: CaseIterable {
@@ -230,13 +199,8 @@ private struct EventStepGenerator {
     }
     private static let callbackKindWeights = [35, 10, 3, 20, 8, 7, 15, 5]
 
-    private enum OwnerKind: CaseIterable { case forever, newPlain, newLifecycle, existing }
+    /// Forever, new plain owner, new lifecycle owner, existing owner.
     private static let ownerKindWeights = [15, 15, 35, 35]
-
-    private static let initialStates: [Lifecycle.State] = [.initialized, .created, .started, .resumed, .destroyed]
-    private static let initialStateWeights = [10, 30, 25, 25, 10]
-    private static let moveTargets: [Lifecycle.State] = [.created, .started, .resumed, .destroyed]
-    private static let moveTargetWeights = [35, 30, 25, 10]
 
     mutating func next(for model: EventReferenceModel) -> EventReferenceModel.Step {
         switch Kind.allCases[random.index(weightedBy: Self.kindWeights)] {
@@ -312,50 +276,17 @@ private struct EventStepGenerator {
         return nextValue
     }
 
-    private mutating func newObserver() -> Int {
-        defer { nextObserver += 1 }
-        return nextObserver
-    }
+    private mutating func newObserver() -> Int { picker.newObserver() }
 
-    private mutating func newOwner() -> Int {
-        defer { nextOwner += 1 }
-        return nextOwner
-    }
+    private mutating func anyObserver(_ model: EventReferenceModel) -> Int? { picker.anyObserver(model) }
 
-    private mutating func anyObserver(_ model: EventReferenceModel) -> Int? {
-        model.observerIds.isEmpty ? nil : random.pick(model.observerIds)
-    }
-
-    private mutating func undroppedOwner(_ model: EventReferenceModel) -> Int? {
-        let candidates = model.ownerIds.filter { model.owner($0)?.isDropped == false }
-        return candidates.isEmpty ? nil : random.pick(candidates)
-    }
+    private mutating func undroppedOwner(_ model: EventReferenceModel) -> Int? { picker.undroppedOwner(model) }
 
     private mutating func ownerChoice(_ model: EventReferenceModel) -> ReferenceModel.OwnerChoice {
-        switch OwnerKind.allCases[random.index(weightedBy: Self.ownerKindWeights)] {
-        case .forever:
-            return .forever
-        case .newPlain:
-            return .newPlain(newOwner())
-        case .newLifecycle:
-            let state = Self.initialStates[random.index(weightedBy: Self.initialStateWeights)]
-            return .newLifecycle(newOwner(), state)
-        case .existing:
-            guard let owner = undroppedOwner(model) else { return .forever }
-            return .existing(owner)
-        }
+        picker.ownerChoice(model, weights: Self.ownerKindWeights)
     }
 
-    /// Moves a lifecycle owner that the test still holds and that is not destroyed.
     private mutating func lifecycleMove(_ model: EventReferenceModel) -> EventReferenceModel.Action? {
-        let candidates = model.ownerIds.filter {
-            guard let owner = model.owner($0) else { return false }
-            return owner.kind == .lifecycle && !owner.isDropped && owner.state != .destroyed
-        }
-        guard !candidates.isEmpty else { return nil }
-        let owner = random.pick(candidates)
-        let current = model.owner(owner)!.state
-        let weights = zip(Self.moveTargets, Self.moveTargetWeights).map { $0 == current ? 0 : $1 }
-        return .move(owner: owner, to: Self.moveTargets[random.index(weightedBy: weights)])
+        picker.lifecycleMove(model).map { .move(owner: $0.owner, to: $0.to) }
     }
 }
