@@ -83,6 +83,16 @@ import LiveData
         #expect(!events.hasObservers)
     }
 
+    @Test func anOwnerThatRemovesItsObserversInItsDeinitReleasesThemAtOnce() {
+        let events = MutableLiveEvent<Int>()
+        var released = false
+        var screen: ClosingScreen? = ClosingScreen(events: events, probe: DeallocationProbe { released = true })
+        _ = screen
+        screen = nil
+        #expect(released, "released by the deinit, before the event is used again")
+        #expect(!events.hasObservers)
+    }
+
     @Test func registeringAnObserverAgainWithTheSameOwnerDoesNothing() {
         let events = MutableLiveEvent<Int>()
         let recorder = Recorder<Int>()
@@ -261,5 +271,21 @@ import LiveData
         events.send(7)
         screen.state = .started
         #expect(recorder.values == [7])
+    }
+}
+
+/// A screen that stops observing in its `deinit`, as a view controller may.
+@MainActor
+private final class ClosingScreen {
+    private let events: MutableLiveEvent<Int>
+
+    init(events: MutableLiveEvent<Int>, probe: DeallocationProbe) {
+        self.events = events
+        events.observe(owner: self) { _ in _ = probe }
+    }
+
+    deinit {
+        // Released by the test on the main actor.
+        MainActor.assumeIsolated { events.removeObservers(owner: self) }
     }
 }

@@ -120,9 +120,9 @@ public class LiveEvent<Value> {
         iterate { if $0.observer === observer { end($0) } }
     }
 
-    /// Unregisters every observer bound to `owner`.
+    /// Unregisters every observer bound to `owner`. An owner may call it from its own `deinit`.
     public final func removeObservers(owner: AnyObject) {
-        iterate { if $0.hasOwner, $0.owner === owner { end($0) } }
+        iterate { if $0.isRemoved(byOwner: owner) { end($0) } }
     }
 
     /// Whether any observer is registered. Registrations of deallocated owners are dropped first.

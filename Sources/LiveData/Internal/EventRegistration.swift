@@ -12,6 +12,9 @@ final class EventRegistration<Value> {
     let hasOwner: Bool
     /// The owner; nil for `observeForever`, and once the owner is deallocated.
     weak var owner: AnyObject?
+    /// The owner's identity, which stays readable while the owner runs its `deinit` (the weak
+    /// reference then reads nil).
+    let ownerKey: ObjectIdentifier?
     /// The owner's lifecycle, when the owner is a ``LifecycleOwner``.
     let lifecycle: Lifecycle?
     /// False once removed, destroyed or found with its owner gone; it is never called again.
@@ -24,6 +27,7 @@ final class EventRegistration<Value> {
         self.sequence = sequence
         self.hasOwner = owner != nil
         self.owner = owner
+        self.ownerKey = owner.map(ObjectIdentifier.init)
         self.lifecycle = lifecycle
         self.isActive = lifecycle?.state.isActive ?? true
     }
@@ -35,5 +39,14 @@ final class EventRegistration<Value> {
     func isOwned(by owner: AnyObject?) -> Bool {
         guard let owner else { return !hasOwner }
         return self.owner === owner
+    }
+
+    /// Whether `removeObservers(owner: owner)` ends this registration: its owner is `owner`, or
+    /// is gone and had `owner`'s address, as when `owner` calls it from its own `deinit` (a
+    /// registration of an earlier, dead owner at that address is never called again anyway).
+    func isRemoved(byOwner owner: AnyObject) -> Bool {
+        guard ownerKey == ObjectIdentifier(owner) else { return false }
+        let current = self.owner
+        return current == nil || current === owner
     }
 }

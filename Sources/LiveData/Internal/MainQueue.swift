@@ -8,9 +8,8 @@ import Dispatch
 /// main thread (libdispatch binds the main queue to it).
 enum MainQueue {
     /// The main queue's marker. Set once, from whichever thread first asks; `setSpecific` may be
-    /// called from any thread. `nonisolated(unsafe)`: never mutated after initialization, and only
-    /// its identity is used.
-    nonisolated(unsafe) private static let key: DispatchSpecificKey<Bool> = {
+    /// called from any thread.
+    private static let key: DispatchSpecificKey<Bool> = {
         let key = DispatchSpecificKey<Bool>()
         DispatchQueue.main.setSpecific(key: key, value: true)
         return key
