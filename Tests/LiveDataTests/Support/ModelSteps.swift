@@ -2,6 +2,23 @@ import Foundation
 import TestSupport
 import LiveData
 
+/// One step of a model test's sequence.
+enum ModelStep<Action: CustomStringConvertible>: CustomStringConvertible {
+    /// Performs the action at the top level.
+    case perform(Action)
+    /// Appends a batch to the observer's script: on a later delivery (one batch per delivery,
+    /// in order) it performs these actions from inside its callback.
+    case arm(observer: Int, [Action])
+
+    var description: String {
+        switch self {
+        case .perform(let action): action.description
+        case .arm(let observer, let actions):
+            "arm #\(observer): on a delivery, \(actions.map(\.description).joined(separator: "; "))"
+        }
+    }
+}
+
 /// An owner as a reference model sees it: what the step generators choose from.
 protocol ModelOwner {
     var kind: ReferenceModel.OwnerKind { get }
