@@ -44,7 +44,10 @@
 /// active. Used for "a message failed to send", that repeats the notice every time the screen
 /// comes back, the best known complaint about Android's `LiveData`. Wrapping the value in an
 /// "already handled" flag (Android's `Event` wrapper) or a `SingleLiveEvent` works around it;
-/// this type has no value to repeat.
+/// this type has no value to repeat. `MutableLiveEvent(whenUnobserved: .keep)` is what Android
+/// code reaches `SingleLiveEvent` for, with two differences: every active observer receives each
+/// event (not just one of them), and every event sent while no observer is active is kept, not
+/// only the latest.
 @MainActor
 public class LiveEvent<Value> {
     /// What happens to an event that reaches no observer.
