@@ -249,6 +249,24 @@ import LiveData
         #expect(second.values == [2, 3])
     }
 
+    @Test func whatAnOwnerDyingPartWayDidNotReceiveGoesToTheNext() {
+        let events = MutableLiveEvent<Int>(whenUnobserved: .keep)
+        events.send(1)
+        events.send(2)
+        var screen: TestOwner? = TestOwner(.created)
+        let lifecycle = screen!.lifecycle
+        let first = Recorder<Int>()
+        events.observe(owner: screen!) { event in
+            first.update(event)
+            screen = nil   // the screen is released while it handles the first event
+        }
+        lifecycle.state = .resumed   // moved through its lifecycle alone, as a navigator might
+        #expect(first.values == [1])
+        let second = Recorder<Int>()
+        events.observeForever(second.update)
+        #expect(second.values == [2])
+    }
+
     @Test func keptEventsComeBeforeLaterOnes() {
         let events = MutableLiveEvent<Int>(whenUnobserved: .keep)
         events.send(1)
