@@ -92,25 +92,11 @@ private enum ModelRun {
         expected: [ReferenceModel.Event],
         actual: [ReferenceModel.Event]
     ) -> String {
-        func show(_ events: [ReferenceModel.Event]) -> String {
-            events.isEmpty ? "(nothing)" : events.map(\.description).joined(separator: ", ")
-        }
-        let common = min(expected.count, actual.count)
-        let firstDifference = (0 ..< common).first { expected[$0] != actual[$0] } ?? common
-        var lines = [
-            "LiveData disagrees with the reference model: seed \(seed), step \(stepIndex) of the sequence.",
-            "Replay: LIVEDATA_MODEL_SEED=\(seed) swift test --filter LiveDataModelTests",
-            "Holder: " + (initial.map { "CountingLiveData<Int>(data: \($0.map(String.init) ?? "nil"))" } ?? "CountingLiveData<Int>()"),
-            "Steps so far (with the log both agreed on):",
-        ]
-        for (offset, entry) in history.enumerated() {
-            lines.append("  \(offset + 1). \(entry.step)  =>  \(show(entry.expected))")
-        }
-        lines.append("  \(stepIndex). \(step)   <-- disagreement")
-        lines.append("Model log of step \(stepIndex):    \(show(expected))")
-        lines.append("LiveData log of step \(stepIndex): \(show(actual))")
-        lines.append("First difference at event \(firstDifference).")
-        return lines.joined(separator: "\n")
+        modelFailureReport(
+            headline: "LiveData disagrees with the reference model: seed \(seed), step \(stepIndex) of the sequence.",
+            replay: "LIVEDATA_MODEL_SEED=\(seed) swift test --filter LiveDataModelTests",
+            subject: "Holder: " + (initial.map { "CountingLiveData<Int>(data: \($0.map(String.init) ?? "nil"))" } ?? "CountingLiveData<Int>()"),
+            stepIndex: stepIndex, step: step, history: history, expected: expected, actual: ("LiveData", actual))
     }
 }
 
@@ -121,16 +107,7 @@ private final class RealHolder {
     let liveData: CountingLiveData<Int>
     private var log: [ReferenceModel.Event] = []
     private var observers: [Int: Observer<Int?>] = [:]
-    /// The test's only strong references to the owners.
-    private var owners: [Int: AnyObject] = [:]
-    private var scripts: [Int: [[ReferenceModel.Action]]] = [:]
-    /// The lifecycles of every lifecycle owner made, kept until the sequence ends. A holder
-    /// tells lifecycles apart by `ObjectIdentifier`: if the lifecycle of a dropped owner were
-    /// freed, a new owner's lifecycle could reuse its address, and moving it would also drop the
-    /// stale registrations of the dead owner, earlier than the next set, dispatch or query, at
-    /// the allocator's whim (glibc reuses it every time). Keeping them makes the sequences
-    /// deterministic; that early drop only changes when `onInactive` runs.
-    private var lifecycles: [Lifecycle] = []
+    private let state = ModelDriverState<ReferenceModel.Action>()
 
     init(initial: Int??) {
         liveData = if let initial { CountingLiveData(data: initial) } else { CountingLiveData() }
@@ -148,7 +125,7 @@ private final class RealHolder {
         case .perform(let action):
             perform(action)
         case .arm(let observer, let actions):
-            scripts[observer, default: []].append(actions)
+            state.arm(observer, actions)
         }
         log.append(.data(liveData.data))
     }
@@ -160,7 +137,7 @@ private final class RealHolder {
         case .remove(let id):
             liveData.remove(observer: observers[id]!)
         case .removeObservers(let ownerId):
-            guard let owner = owners[ownerId] else { return }
+            guard let owner = state.owner(ownerId) else { return }
             liveData.removeObservers(owner: owner)
         case .set(let value):
             liveData.data = value
@@ -169,15 +146,10 @@ private final class RealHolder {
         case .dispatchTo(let id):
             let registered = liveData.dispatch(initiator: observers[id]!)
             log.append(.dispatchResult(observer: id, registered: registered))
-        case .move(let ownerId, let state):
-            // Hold the lifecycle only, not the owner: an observer called during the move may
-            // drop the owner, which must then die.
-            guard let lifecycle = (owners[ownerId] as? TestOwner)?.lifecycle,
-                  lifecycle.state != .destroyed, lifecycle.state != state
-            else { return }
-            lifecycle.state = state
+        case .move(let ownerId, let target):
+            state.move(ownerId, to: target)
         case .drop(let ownerId):
-            owners[ownerId] = nil
+            state.drop(ownerId)
         case .query:
             log.append(.hasObservers(liveData.hasObservers))
             log.append(.hasActiveObservers(liveData.hasActiveObservers))
@@ -185,25 +157,11 @@ private final class RealHolder {
     }
 
     private func observe(_ id: Int, _ choice: ReferenceModel.OwnerChoice) {
-        let owner: AnyObject?
-        switch choice {
-        case .forever:
-            owner = nil
-        case .newPlain(let ownerId):
-            owner = PlainOwner()
-            owners[ownerId] = owner
-        case .newLifecycle(let ownerId, let state):
-            let lifecycleOwner = TestOwner(state)
-            lifecycles.append(lifecycleOwner.lifecycle)
-            owner = lifecycleOwner
-            owners[ownerId] = owner
-        case .existing(let ownerId):
-            guard let existing = owners[ownerId] else { return }
-            owner = existing
-        }
+        let resolved = state.resolve(choice)
+        if case .skipped = resolved { return }
         let observer = observers[id] ?? makeObserver(id)
         observers[id] = observer
-        if let owner {
+        if case .owner(let owner) = resolved {
             liveData.observe(owner: owner, observer: observer)
         } else {
             liveData.observeForever(observer: observer)
@@ -216,10 +174,7 @@ private final class RealHolder {
 
     private func delivered(to id: Int, _ value: Int?) {
         log.append(.delivered(observer: id, value: value))
-        guard var batches = scripts[id], !batches.isEmpty else { return }
-        let batch = batches.removeFirst()
-        scripts[id] = batches
-        for action in batch { perform(action) }
+        for action in state.nextBatch(of: id) ?? [] { perform(action) }
     }
 }
 
@@ -229,12 +184,16 @@ private final class RealHolder {
 /// back to `.initialized` or out of `.destroyed`, and never registers an observer with a second
 /// owner (those trap).
 private struct StepGenerator {
-    private var random: SeededRandom
-    private var nextObserver = 1
-    private var nextOwner = 1
+    private var picker: ModelPicker
 
     init(seed: UInt64) {
-        random = SeededRandom(seed: seed)
+        picker = ModelPicker(
+            seed: seed, initialStateWeights: Self.initialStateWeights, moveTargetWeights: Self.moveTargetWeights)
+    }
+
+    private var random: SeededRandom {
+        get { picker.random }
+        set { picker.random = newValue }
     }
 
     /// nil for `MutableLiveData()`, else the value for `MutableLiveData(data:)`.
@@ -254,13 +213,10 @@ private struct StepGenerator {
     }
     private static let callbackKindWeights = [35, 12, 3, 8, 8, 14, 5, 8, 4]
 
-    private enum OwnerKind: CaseIterable { case forever, newPlain, newLifecycle, existing }
+    /// Forever, new plain owner, new lifecycle owner, existing owner.
     private static let ownerKindWeights = [25, 20, 25, 30]
     private static let ownerKindWeightsInCallbacks = [25, 20, 0, 30]
-
-    private static let initialStates: [Lifecycle.State] = [.initialized, .created, .started, .resumed, .destroyed]
     private static let initialStateWeights = [10, 25, 25, 30, 10]
-    private static let moveTargets: [Lifecycle.State] = [.created, .started, .resumed, .destroyed]
     private static let moveTargetWeights = [30, 30, 30, 12]
 
     mutating func next(for model: ReferenceModel) -> ReferenceModel.Step {
@@ -342,53 +298,17 @@ private struct StepGenerator {
         random.chance(5) ? nil : random.below(100)
     }
 
-    private mutating func newObserver() -> Int {
-        defer { nextObserver += 1 }
-        return nextObserver
-    }
+    private mutating func newObserver() -> Int { picker.newObserver() }
 
-    private mutating func newOwner() -> Int {
-        defer { nextOwner += 1 }
-        return nextOwner
-    }
+    private mutating func anyObserver(_ model: ReferenceModel) -> Int? { picker.anyObserver(model) }
 
-    private mutating func anyObserver(_ model: ReferenceModel) -> Int? {
-        model.observerIds.isEmpty ? nil : random.pick(model.observerIds)
-    }
-
-    private mutating func undroppedOwner(_ model: ReferenceModel) -> Int? {
-        let candidates = model.ownerIds.filter { model.owner($0)?.isDropped == false }
-        return candidates.isEmpty ? nil : random.pick(candidates)
-    }
+    private mutating func undroppedOwner(_ model: ReferenceModel) -> Int? { picker.undroppedOwner(model) }
 
     private mutating func ownerChoice(_ model: ReferenceModel, allowNewLifecycle: Bool) -> ReferenceModel.OwnerChoice {
-        let weights = allowNewLifecycle ? Self.ownerKindWeights : Self.ownerKindWeightsInCallbacks
-        let kind = OwnerKind.allCases[random.index(weightedBy: weights)]
-        switch kind {
-        case .forever:
-            return .forever
-        case .newPlain:
-            return .newPlain(newOwner())
-        case .newLifecycle:
-            let state = Self.initialStates[random.index(weightedBy: Self.initialStateWeights)]
-            return .newLifecycle(newOwner(), state)
-        case .existing:
-            guard let owner = undroppedOwner(model) else { return .forever }
-            return .existing(owner)
-        }
+        picker.ownerChoice(model, weights: allowNewLifecycle ? Self.ownerKindWeights : Self.ownerKindWeightsInCallbacks)
     }
 
-    /// Moves a lifecycle owner that the test still holds and that is not destroyed.
     private mutating func lifecycleMove(_ model: ReferenceModel) -> ReferenceModel.Action? {
-        let candidates = model.ownerIds.filter {
-            guard let owner = model.owner($0) else { return false }
-            return owner.kind == .lifecycle && !owner.isDropped && owner.state != .destroyed
-        }
-        guard !candidates.isEmpty else { return nil }
-        let owner = random.pick(candidates)
-        let current = model.owner(owner)!.state
-        // The current state weighs nothing: always a real move.
-        let weights = zip(Self.moveTargets, Self.moveTargetWeights).map { $0 == current ? 0 : $1 }
-        return .move(owner: owner, to: Self.moveTargets[random.index(weightedBy: weights)])
+        picker.lifecycleMove(model).map { .move(owner: $0.owner, to: $0.to) }
     }
 }

@@ -121,6 +121,7 @@ struct ChannelListViewModelTests {
         let fixture = try await EnvironmentFixture.make()
         let list = ChannelListViewModel(environment: fixture.environment)
         let rows = list.rows.record()
+        let notices = list.notices.record()
         await list.load()
         let before = try #require(rows.latest?.first { $0.id == "keynote" })
 
@@ -129,14 +130,14 @@ struct ChannelListViewModelTests {
         #expect(updated.first?.id == "keynote", "the active channel moves to the top")
         #expect(updated.first?.unreadCount == before.unreadCount + 1)
         #expect(updated == (try await expectedRows(fixture)))
-        #expect(list.status.data?.notice == nil, "a real-time change is no catch-up")
+        #expect(notices.values.isEmpty, "a real-time change is no catch-up")
     }
 
     @Test func comingBackOnlineCatchesUpWithTheChangeLog() async throws {
         let fixture = try await EnvironmentFixture.make()
         let list = ChannelListViewModel(environment: fixture.environment)
         let rows = list.rows.record()
-        let status = list.status.record()
+        let notices = list.notices.record()
         await list.load()
         let before = try #require(rows.latest?.first { $0.id == "ada-alan" })
 
@@ -147,9 +148,8 @@ struct ChannelListViewModelTests {
         #expect(rows.latest?.first { $0.id == "ada-alan" } == before, "offline, nothing arrives")
 
         fixture.server.reconnect()
-        let caughtUp = try await status.next { $0.notice != nil }
-        #expect(caughtUp.notice == "caught up: 1 channel changed (change log)")
-        #expect(caughtUp.source == .fresh)
+        #expect(try await notices.next() == "caught up: 1 channel changed (change log)")
+        #expect(list.status.data?.source == .fresh)
         let row = try #require(rows.latest?.first)
         #expect(row.id == "ada-alan")
         #expect(row.lastMessage == "hello?")
@@ -160,14 +160,13 @@ struct ChannelListViewModelTests {
     @Test func aCatchUpOfSeveralChannelsCountsThem() async throws {
         let fixture = try await EnvironmentFixture.make()
         let list = ChannelListViewModel(environment: fixture.environment)
-        let status = list.status.record()
+        let notices = list.notices.record()
         await list.load()
         try await fixture.goOffline()
         try await fixture.say("one", in: "general", as: "grace")
         try await fixture.say("two", in: "random", as: "linus")
         fixture.server.reconnect()
-        let caughtUp = try await status.next { $0.notice != nil }
-        #expect(caughtUp.notice == "caught up: 2 channels changed (change log)")
+        #expect(try await notices.next() == "caught up: 2 channels changed (change log)")
     }
 
     @Test
@@ -175,16 +174,15 @@ struct ChannelListViewModelTests {
         let fixture = try await EnvironmentFixture.make()
         let list = ChannelListViewModel(environment: fixture.environment)
         let rows = list.rows.record()
-        let status = list.status.record()
+        let notices = list.notices.record()
         await list.load()
         try await fixture.goOffline()
         try await fixture.server.createChannel(id: "new-one", displayName: "New One", type: .community, memberIds: ["ada", "tim"])
         try await fixture.say("one", in: "general", as: "grace")
         fixture.server.reconnect()
-        _ = try await status.next { $0.notice != nil }
         _ = try await rows.value { $0.contains { $0.id == "new-one" } }
         try await fixture.settle()
-        #expect(status.latest?.notice == "caught up: 2 channels changed (change log)")
+        #expect(notices.values == ["caught up: 2 channels changed (change log)"], "one notice for the whole catch-up")
     }
 
     @Test func aServerFailureWithACacheShowsTheCachedRowsAsLocal() async throws {

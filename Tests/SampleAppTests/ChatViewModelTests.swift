@@ -11,18 +11,20 @@ import Testing
 @MainActor
 @Suite(.timeLimit(.minutes(3)))
 struct ChatViewModelTests {
-    /// A chat view model with its messages and status recorded.
+    /// A chat view model with its messages, status and notices recorded.
     struct Chat {
         let model: ChatViewModel
         let messages: Recording<[MessageRow]>
         let status: Recording<ScreenStatus>
+        let notices: EventRecording<String>
     }
 
     private func openChat(
         _ fixture: EnvironmentFixture, _ channelId: String = "general", hugeGapThreshold: Int = 300, start: Bool = true
     ) async -> Chat {
         let model = ChatViewModel(channelId: channelId, environment: fixture.environment, hugeGapThreshold: hugeGapThreshold)
-        let chat = Chat(model: model, messages: model.messages.record(), status: model.status.record())
+        let chat = Chat(
+            model: model, messages: model.messages.record(), status: model.status.record(), notices: model.notices.record())
         if start { await model.start() }
         return chat
     }
@@ -197,17 +199,20 @@ struct ChatViewModelTests {
         let failed = try #require(chat.messages.latest?.last)
         #expect(failed.text == "a forbidden word")
         #expect(failed.state == .failed)
-        #expect(chat.status.latest?.error == "not sent: rejected by the server: no forbidden words (/resend to try again)")
+        let notSent = "not sent: rejected by the server: no forbidden words (/resend to try again)"
+        #expect(chat.notices.values == [notSent])
+        #expect(chat.status.latest?.error == nil, "a failed send is a notice; the failed row stays")
 
         // The rule stays until the server's failures are reset.
         await chat.model.resendFailed()
         #expect(chat.messages.latest?.filter { $0.state == .failed }.map(\.text) == ["a forbidden word"])
-        #expect(chat.status.latest?.error == "not sent: rejected by the server: no forbidden words (/resend to try again)")
+        #expect(chat.notices.values == [notSent, notSent], "each failed attempt is told once")
 
         fixture.server.resetFailures()
         await chat.model.resendFailed()
         let shown = try await chat.messages.value { $0.last?.state == .sent && $0.last?.text == "a forbidden word" }
         #expect(!shown.contains { $0.state != .sent })
+        #expect(chat.notices.count == 2)
         #expect(chat.status.latest?.error == nil)
         #expect(try await fixture.serverMessages("general").filter { $0.text == "a forbidden word" }.count == 1)
     }
@@ -275,7 +280,7 @@ struct ChatViewModelTests {
         #expect(shown.last == rows([reply]).first)
         #expect(shown.last?.isMine == false)
         #expect(shown == rows(try await fixture.serverMessages("general").suffix(21)))
-        #expect(chat.status.latest?.notice == nil, "a live message is no catch-up")
+        #expect(chat.notices.values.isEmpty, "a live message is no catch-up")
     }
 
     @Test func comingBackOnlineCatchesUpWithTheChangeLog() async throws {
@@ -289,8 +294,7 @@ struct ChatViewModelTests {
         #expect(chat.messages.latest?.last?.text != "third while away")
 
         fixture.server.reconnect()
-        let caughtUp = try await chat.status.next { $0.notice != nil }
-        #expect(caughtUp.notice == "caught up: 3 message changes from the change log")
+        #expect(try await chat.notices.next() == "caught up: 3 message changes from the change log")
         let shown = try await chat.messages.value { $0.last?.text == "third while away" }
         #expect(shown.suffix(3).map(\.text) == ["first while away", "second while away", "third while away"])
         #expect(Array(shown.suffix(23)) == rows(try await fixture.serverMessages("general").suffix(23)))
@@ -302,8 +306,7 @@ struct ChatViewModelTests {
         try await fixture.goOffline()
         try await fixture.say("only one", in: "general", as: "tim")
         fixture.server.reconnect()
-        let caughtUp = try await chat.status.next { $0.notice != nil }
-        #expect(caughtUp.notice == "caught up: 1 message change from the change log")
+        #expect(try await chat.notices.next() == "caught up: 1 message change from the change log")
     }
 
     @Test
@@ -313,14 +316,13 @@ struct ChatViewModelTests {
         try await fixture.goOffline()
         for number in 1...3 { try await fixture.say("away \(number)", in: "general", as: "alan") }
         try await fixture.goOnline()
-        let first = try await chat.status.next { $0.notice != nil }
-        #expect(first.notice == "caught up: 3 message changes from the change log")
+        #expect(try await chat.notices.next() == "caught up: 3 message changes from the change log")
 
         try await fixture.goOffline()
         for number in 4...5 { try await fixture.say("away \(number)", in: "general", as: "grace") }
         fixture.server.reconnect()
-        let second = try await chat.status.next { $0.notice != first.notice }
-        #expect(second.notice == "caught up: 2 message changes from the change log")
+        #expect(try await chat.notices.next() == "caught up: 2 message changes from the change log")
+        #expect(chat.notices.count == 2, "one notice per catch-up")
     }
 
     @Test func aHugeGapReloadsTheNewestMessages() async throws {
@@ -330,11 +332,10 @@ struct ChatViewModelTests {
         try await fixture.environment.others.flood(10, in: "general")
         fixture.server.reconnect()
 
-        let gap = try await chat.status.next { $0.notice?.hasPrefix("huge gap") == true }
-        #expect(gap.notice == "huge gap: over 5 changes missed; reloaded the newest messages")
-        #expect(gap.source == .nothing)
+        let gap = try await chat.notices.next { $0.hasPrefix("huge gap") }
+        #expect(gap == "huge gap: over 5 changes missed; reloaded the newest messages")
+        #expect(chat.status.latest?.source == .nothing)
         let fresh = try await chat.status.next { $0.source == .fresh && !$0.isLoading }
-        #expect(fresh.notice == gap.notice)
         #expect(fresh.error == nil)
         let shown = try await chat.messages.value { $0.last?.text == "Message 10 of 10 while you were away" }
         #expect(shown == rows(try await fixture.serverMessages("general").suffix(20)))
@@ -353,8 +354,8 @@ struct ChatViewModelTests {
         try await fixture.goOffline()
         try await fixture.environment.others.flood(4, in: "general")
         fixture.server.reconnect()
-        let caughtUp = try await chat.status.next { $0.notice != nil }
-        #expect(caughtUp.notice == "caught up: 4 message changes from the change log")
+        #expect(try await chat.notices.next() == "caught up: 4 message changes from the change log")
+        #expect(!chat.notices.values.contains { $0.hasPrefix("huge gap") })
     }
 
     // MARK: Reading, leaving

@@ -37,6 +37,27 @@ struct NavigatorTests {
         #expect(root.received == ["first", "third"])
     }
 
+    @Test func aCoveredScreensNoticeComesOnceWhenItShowsAgain() {
+        let navigator = Navigator()
+        var shown: [String] = []
+        navigator.onNotice = { shown.append($0) }
+        let root = TestScreenView("root")
+        navigator.select(.channels) { root }
+        root.notices.send("on screen")
+        #expect(shown == ["on screen"])
+
+        navigator.push(TestScreenView("chat"))
+        root.notices.send("while covered")
+        #expect(shown == ["on screen"])
+        #expect(navigator.pop())
+        #expect(shown == ["on screen", "while covered"])
+
+        navigator.select(.feed) { TestScreenView("feed") }
+        navigator.select(.channels) { TestScreenView("unused") }
+        #expect(root.lifecycle.state == .resumed)
+        #expect(shown == ["on screen", "while covered"], "a screen that comes back is not told again")
+    }
+
     @Test func leavingAScreenClosesAndDestroysItAndReleasesItsObservers() {
         let navigator = Navigator()
         navigator.select(.channels) { TestScreenView("root") }

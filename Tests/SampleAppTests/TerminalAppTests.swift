@@ -77,6 +77,29 @@ struct TerminalAppTests {
         #expect(body(app).contains { $0.contains("alan: Sent while you were offline") })
     }
 
+    @Test func aHiddenChatsCatchUpIsNoticedOnceWhenItComesBack() async throws {
+        let (app, _, fixture) = try await started()
+        _ = await app.execute(.open("general"))
+        let chat = try #require(app.navigator.top as? ChatView)
+        _ = await app.execute(.feed(nil))
+        try await fixture.goOffline()
+        try await fixture.say("said while you were away", in: "general")
+        let messages = chat.viewModel.messages.record()
+        try await fixture.goOnline()
+        _ = try await messages.value { $0.contains { $0.text == "said while you were away" } }
+        try await fixture.settle()
+        #expect(!app.notice.contains("caught up"), "the chat is hidden")
+
+        _ = await app.execute(.channels)
+        #expect(app.navigator.top === chat)
+        #expect(app.notice == "caught up: 1 message change from the change log")
+        _ = await app.execute(.unknown("/wave"))
+        _ = await app.execute(.feed(nil))
+        _ = await app.execute(.channels)
+        #expect(app.navigator.top === chat)
+        #expect(app.notice.contains("unknown command /wave"), "the catch-up is not told again")
+    }
+
     @Test func commandsThatDoNotFitTheScreenSaySo() async throws {
         let (app, _, _) = try await started()
         _ = await app.execute(.reply(nil))

@@ -1,19 +1,29 @@
-/// Counts the changes of one change-log catch-up. A catch-up reports all its changes (added,
-/// updated, deleted) in one turn of the main actor, so a count that starts in a new turn belongs
-/// to a new catch-up.
+/// Counts the changes of one change-log catch-up and reports the total once. A catch-up reports
+/// all its changes (added, updated, deleted) in one turn of the main actor, so the count is
+/// reported when that turn is over, and a count that starts in a new turn belongs to a new catch-up.
 @MainActor
 final class CatchUpCounter {
     private var count = 0
     private var isCounting = false
+    private let report: (Int) -> Void
 
-    /// Adds `changes` to the current catch-up's count, and returns the count so far.
-    func add(_ changes: Int) -> Int {
-        if !isCounting {
-            isCounting = true
-            count = 0
-            Task { @MainActor [weak self] in self?.isCounting = false }
-        }
+    /// Creates a counter that calls `report` with each catch-up's total.
+    init(report: @escaping (Int) -> Void) {
+        self.report = report
+    }
+
+    /// Adds `changes` to the current catch-up's count.
+    func add(_ changes: Int) {
         count += changes
-        return count
+        guard !isCounting else { return }
+        isCounting = true
+        Task { @MainActor [weak self] in self?.finish() }
+    }
+
+    private func finish() {
+        let total = count
+        count = 0
+        isCounting = false
+        report(total)
     }
 }

@@ -14,12 +14,18 @@ public final class ChannelListViewModel: ChannelCollectionDelegate {
     private let statusData = MutableLiveData(data: ScreenStatus())
     private let hasMoreData = MutableLiveData(data: true)
     private var cacheObserver: Observer<[Channel]?>?
-    private let catchUps = CatchUpCounter()
+    private let noticeEvents = MutableLiveEvent<String>(whenUnobserved: .keep)
+    private lazy var catchUps = CatchUpCounter { [weak self] total in
+        self?.noticeEvents.send("caught up: \(total) channel\(total == 1 ? "" : "s") changed (change log)")
+    }
 
     /// The channels, most recently active first.
     public var rows: LiveData<[ChannelRow]> { rowsData }
-    /// Loading, local or fresh, and the last error or catch-up.
+    /// Loading, local or fresh, and the last error.
     public var status: LiveData<ScreenStatus> { statusData }
+    /// Change-log catch-ups, each told once; those that come while the list is hidden are kept
+    /// until it shows again.
+    public var notices: LiveEvent<String> { noticeEvents }
     /// Whether ``loadMore()`` can bring more channels.
     public var hasMore: LiveData<Bool> { hasMoreData }
 
@@ -102,7 +108,6 @@ public final class ChannelListViewModel: ChannelCollectionDelegate {
 
     private func reportCatchUp(_ count: Int, _ context: ChannelContext) {
         guard context.source == .changelog else { return }
-        let total = catchUps.add(count)
-        statusData.update { $0.notice = "caught up: \(total) channel\(total == 1 ? "" : "s") changed (change log)" }
+        catchUps.add(count)
     }
 }

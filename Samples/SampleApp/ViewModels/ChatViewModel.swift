@@ -17,7 +17,10 @@ public final class ChatViewModel: MessageCollectionDelegate {
     private let collectionData = MutableLiveData<MessageCollection>()
     private let statusData = MutableLiveData(data: ScreenStatus())
     private var startWaiter: CheckedContinuation<Void, Never>?
-    private let catchUps = CatchUpCounter()
+    private let noticeEvents = MutableLiveEvent<String>(whenUnobserved: .keep)
+    private lazy var catchUps = CatchUpCounter { [weak self] total in
+        self?.noticeEvents.send("caught up: \(total) message change\(total == 1 ? "" : "s") from the change log")
+    }
     private var isClosed = false
 
     /// The messages, oldest first: the server's, then the user's pending ones, then the failed ones.
@@ -26,8 +29,11 @@ public final class ChatViewModel: MessageCollectionDelegate {
     public let title: LiveData<String>
     /// Whether older messages can be loaded with ``loadPrevious()``.
     public let hasPrevious: LiveData<Bool>
-    /// Loading, local or fresh, and the last error or catch-up.
+    /// Loading, local or fresh, and the last error (of loading, or the offline wait).
     public var status: LiveData<ScreenStatus> { statusData }
+    /// What just happened, each told once: a message that was not sent, a catch-up, a reload
+    /// after a huge gap. Those that come while the chat is hidden are kept until it shows again.
+    public var notices: LiveEvent<String> { noticeEvents }
 
     /// Creates the view model of a channel's chat; ``start()`` loads it.
     ///
@@ -107,9 +113,11 @@ public final class ChatViewModel: MessageCollectionDelegate {
 
     // MARK: Sending
 
-    /// Sends `text`: it shows at once as pending, then as sent, or as failed with the reason.
+    /// Sends `text`: it shows at once as pending, then as sent, or as failed, with a notice of the
+    /// reason.
     ///
-    /// Offline, the message stays pending and is sent when the connection is back.
+    /// Offline, the message stays pending and is sent when the connection is back; the status
+    /// says so until then.
     public func send(_ text: String) async {
         let text = text.trimmingCharacters(in: .whitespaces)
         guard !text.isEmpty, !isClosed else { return }
@@ -140,7 +148,7 @@ public final class ChatViewModel: MessageCollectionDelegate {
         } catch SocialAPIError.offline {
             statusData.update { $0.error = Self.offlineError + ": the message will be sent when the connection is back" }
         } catch {
-            statusData.update { $0.error = "not sent: \(ScreenStatus.describe(error)) (/resend to try again)" }
+            noticeEvents.send("not sent: \(ScreenStatus.describe(error)) (/resend to try again)")
         }
     }
 
@@ -217,18 +225,15 @@ public final class ChatViewModel: MessageCollectionDelegate {
         guard !isClosed else { return }
         collection.dispose()
         collectionData.data = makeCollection()
-        statusData.update {
-            $0.source = .nothing
-            $0.notice = "huge gap: over \(hugeGapThreshold) changes missed; reloaded the newest messages"
-        }
+        statusData.update { $0.source = .nothing }
+        noticeEvents.send("huge gap: over \(hugeGapThreshold) changes missed; reloaded the newest messages")
         Task { await self.start() }
     }
 
     private func note(_ count: Int, _ context: MessageContext) {
         switch context.source {
         case .changelog:
-            let total = catchUps.add(count)
-            statusData.update { $0.notice = "caught up: \(total) message change\(total == 1 ? "" : "s") from the change log" }
+            catchUps.add(count)
         case .api:
             statusData.update {
                 $0.source = .fresh

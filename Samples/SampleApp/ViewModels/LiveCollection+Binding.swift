@@ -4,8 +4,7 @@ import LiveRepository
 extension LiveCollection {
     /// Follows this collection into a view model's holders: on every delivery, `rows` gets the
     /// rows made by `transform` (records it returns nil for are left out), `status` (if given)
-    /// the loading and data status, keeping its notice, and `hasMore` whether another page can be
-    /// loaded.
+    /// the loading and data status, and `hasMore` whether another page can be loaded.
     ///
     /// - Parameter actionError: the error of the view model's last action (a refused post, say),
     ///   shown while the collection itself has none.
@@ -19,7 +18,6 @@ extension LiveCollection {
             if let status {
                 var next = ScreenStatus(loading: collection.loadingStatus, data: collection.dataStatus, error: error)
                 next.error = next.error ?? actionError()
-                next.notice = status.data?.notice
                 if next != status.data { status.data = next }
             }
             let more = collection.hasNext || collection.hasPrevious

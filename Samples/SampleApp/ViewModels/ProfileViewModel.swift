@@ -41,7 +41,6 @@ public final class ProfileViewModel {
         followingCollection = client.follows.following(of: userId)
         tokens.append(user.observe { [unowned self] user, error in
             var status = ScreenStatus(loading: user.loadingStatus, data: user.dataStatus, error: error)
-            status.notice = statusData.data?.notice
             status.error = status.error ?? actionError
             if status != statusData.data { statusData.data = status }
             publishSummary()

@@ -1,7 +1,10 @@
 import LiveRepository
 
 /// What a screen's status line shows: whether a request is under way, where the data on screen
-/// comes from, and the last error or notice.
+/// comes from, and the last error.
+///
+/// It is state, kept until it changes; passing news (a catch-up, a message that was not sent)
+/// goes out as one-shot notices, through each view model's `notices` event.
 public struct ScreenStatus: Sendable, Hashable {
     /// Where the data on screen comes from.
     public enum Source: String, Sendable, Hashable {
@@ -19,15 +22,12 @@ public struct ScreenStatus: Sendable, Hashable {
     public var source: Source
     /// The last error, in words; nil once things work again.
     public var error: String?
-    /// The last thing worth telling, such as a change-log catch-up; nil for none.
-    public var notice: String?
 
     /// Creates a status.
-    public init(isLoading: Bool = false, source: Source = .nothing, error: String? = nil, notice: String? = nil) {
+    public init(isLoading: Bool = false, source: Source = .nothing, error: String? = nil) {
         self.isLoading = isLoading
         self.source = source
         self.error = error
-        self.notice = notice
     }
 
     /// The status of a live object or collection: its loading status, data status and error.

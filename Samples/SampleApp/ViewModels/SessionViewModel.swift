@@ -12,27 +12,29 @@ import LiveSocial
 public final class SessionViewModel {
     private let environment: SampleEnvironment
     private let onlineData: MutableLiveData<Bool>
-    private let noticeData = MutableLiveData<String>()
+    /// Kept while nobody observes: the launch notice is sent before the app starts observing.
+    private let noticeEvents = MutableLiveEvent<String>(whenUnobserved: .keep)
 
     /// Whether the app is connected to the server.
     public var isOnline: LiveData<Bool> { onlineData }
-    /// The last session-wide notice: the connection changed, others acted, or a problem (such as
-    /// read markers that could not be read or saved).
-    public var notice: LiveData<String> { noticeData }
+    /// Session-wide notices, each delivered once: the connection changed, others acted, or a
+    /// problem (such as read markers that could not be read or saved). Those sent while nobody
+    /// observes go to the first observer.
+    public var notices: LiveEvent<String> { noticeEvents }
     /// The signed-in user's id.
     public var userId: String { environment.userId }
 
-    /// Creates the view model; the notice starts with the environment's launch notice and the
-    /// read markers' problem, if any, and later shows every new problem of the read markers.
+    /// Creates the view model; its first notice is the environment's launch notice and the read
+    /// markers' problem, if any, and every new problem of the read markers is a notice too.
     public init(environment: SampleEnvironment) {
         self.environment = environment
         onlineData = MutableLiveData(data: environment.server.isConnected)
         let problems = environment.readMarkers.problem
         let startup = [environment.launchNotice, problems.data].compactMap { $0 }
-        if !startup.isEmpty { noticeData.data = startup.joined(separator: "; ") }
+        if !startup.isEmpty { noticeEvents.send(startup.joined(separator: "; ")) }
         // Owned by this view model, held weakly: the observation ends with it.
         problems.observe(owner: self) { [unowned self] problem in
-            if let problem { noticeData.data = problem }
+            if let problem { noticeEvents.send(problem) }
         }
     }
 
@@ -41,7 +43,7 @@ public final class SessionViewModel {
         guard onlineData.data == true else { return }
         environment.server.disconnect()
         onlineData.data = false
-        noticeData.data = "offline: others keep writing; their changes wait in the server's change log"
+        noticeEvents.send("offline: others keep writing; their changes wait in the server's change log")
     }
 
     /// Restores the connection; the open screens catch up by themselves.
@@ -49,16 +51,16 @@ public final class SessionViewModel {
         guard onlineData.data == false else { return }
         environment.server.reconnect()
         onlineData.data = true
-        noticeData.data = "online: catching up with the change log"
+        noticeEvents.send("online: catching up with the change log")
     }
 
     /// Makes the other users take `times` random actions now.
     public func othersAct(times: Int = 1) async {
         do {
             let done = try await environment.others.act(times: times)
-            noticeData.data = done.count == 1 ? done[0] : "others took \(done.count) actions"
+            noticeEvents.send(done.count == 1 ? done[0] : "others took \(done.count) actions")
         } catch {
-            noticeData.data = "others could not act: \(ScreenStatus.describe(error))"
+            noticeEvents.send("others could not act: \(ScreenStatus.describe(error))")
         }
     }
 
@@ -66,9 +68,9 @@ public final class SessionViewModel {
     public func reply(_ text: String?, in channelId: String) async {
         do {
             let speaker = try await environment.others.reply(text, in: channelId)
-            noticeData.data = "\(speaker) replied in #\(channelId)"
+            noticeEvents.send("\(speaker) replied in #\(channelId)")
         } catch {
-            noticeData.data = "nobody could reply: \(ScreenStatus.describe(error))"
+            noticeEvents.send("nobody could reply: \(ScreenStatus.describe(error))")
         }
     }
 
@@ -76,9 +78,9 @@ public final class SessionViewModel {
     public func flood(_ count: Int, in channelId: String) async {
         do {
             try await environment.others.flood(count, in: channelId)
-            noticeData.data = "others sent \(count) messages in #\(channelId)"
+            noticeEvents.send("others sent \(count) messages in #\(channelId)")
         } catch {
-            noticeData.data = "the flood stopped: \(ScreenStatus.describe(error))"
+            noticeEvents.send("the flood stopped: \(ScreenStatus.describe(error))")
         }
     }
 }

@@ -22,6 +22,8 @@ public final class Navigator {
     private var help: HelpView?
     /// Called when any view alive reports a change; given to each view as it arrives.
     public var onChange: () -> Void = {}
+    /// Called with each notice of a view on screen; given to each view as it arrives.
+    public var onNotice: (String) -> Void = { _ in }
 
     /// Creates a navigator with no screens.
     public init() {}
@@ -86,7 +88,10 @@ public final class Navigator {
         let oldTop = top
         body()
         let alive = views
-        for view in alive where !before.contains(where: { $0 === view }) { view.onChange = { [weak self] in self?.onChange() } }
+        for view in alive where !before.contains(where: { $0 === view }) {
+            view.onChange = { [weak self] in self?.onChange() }
+            view.onNotice = { [weak self] in self?.onNotice($0) }
+        }
         for view in before where !alive.contains(where: { $0 === view }) {
             view.close()
             view.lifecycle.state = .destroyed

@@ -16,19 +16,21 @@ public final class TerminalApp {
     public let navigator = Navigator()
     /// The last frame drawn.
     public private(set) var lastFrame: Frame?
-    /// The notice line: the latest notice of the session, the screen shown, or a command.
+    /// The notice line: the latest notice of the session, the screen shown, or a command, or
+    /// the screen's error when it changes.
     public private(set) var notice = ""
     private let output: any ScreenOutput
     private let echoesCommands: Bool
     private var editor = LineEditor()
     /// The command the demo is "typing", shown in the input line.
     private var demoInput: String?
-    private var seenNotices: [ObjectIdentifier: String] = [:]
+    /// The error of each screen last seen, so that a screen's error is shown when it changes.
+    private var seenErrors: [ObjectIdentifier: String] = [:]
     private var isRenderScheduled = false
     private var waiters: [Int: Waiter] = [:]
     private var nextWaiter = 0
     private var onlineObserver: Observer<Bool?>?
-    private var noticeObserver: Observer<String?>?
+    private var noticeObserver: Observer<String>?
 
     private struct Waiter {
         var condition: @MainActor (TerminalApp) -> Bool
@@ -55,13 +57,10 @@ public final class TerminalApp {
     public func start() async {
         // Weakly: the navigator and the session are public, and may outlive the app.
         navigator.onChange = { [weak self] in self?.setNeedsDisplay() }
+        navigator.onNotice = { [weak self] in self?.say($0) }
         onlineObserver = session.isOnline.observeForever { [weak self] _ in self?.setNeedsDisplay() }
-        noticeObserver = session.notice.observeForever { [weak self] text in
-            guard let self else { return }
-            if let text { notice = text }
-            setNeedsDisplay()
-        }
-        session.notice.dispatch()
+        // The launch notice, sent before anyone observed, was kept for this first observer.
+        noticeObserver = session.notices.observeForever { [weak self] in self?.say($0) }
         _ = await execute(.channels)
     }
 
@@ -113,7 +112,7 @@ public final class TerminalApp {
     /// Leaves every screen, stops the services and restores the terminal.
     public func shutdown() {
         if let onlineObserver { session.isOnline.remove(observer: onlineObserver) }
-        if let noticeObserver { session.notice.remove(observer: noticeObserver) }
+        if let noticeObserver { session.notices.remove(observer: noticeObserver) }
         navigator.closeAll()
         environment.shutdown()
         output.finish()
@@ -244,9 +243,9 @@ public final class TerminalApp {
         let top = navigator.top
         if let top {
             let key = ObjectIdentifier(top)
-            let current = top.status.error ?? top.status.notice ?? ""
-            if seenNotices[key] != current {
-                seenNotices[key] = current
+            let current = top.status.error ?? ""
+            if seenErrors[key] != current {
+                seenErrors[key] = current
                 if !current.isEmpty { notice = current }
             }
         }

@@ -15,6 +15,7 @@ public final class ChannelListView: ScreenView {
         bind(viewModel.rows) { [unowned self] in rows = $0 ?? [] }
         bind(viewModel.hasMore) { [unowned self] in hasMore = $0 ?? false }
         bindStatus(viewModel.status)
+        bindNotices(viewModel.notices)
     }
 
     override public var title: String { "Channels" }

@@ -25,6 +25,7 @@ public final class ChatView: ScreenView {
         bind(viewModel.title) { [unowned self] in name = $0 ?? viewModel.channelId }
         bind(viewModel.hasPrevious) { [unowned self] in hasPrevious = $0 ?? false }
         bindStatus(viewModel.status)
+        bindNotices(viewModel.notices)
     }
 
     override public var title: String { "#\(name)" }

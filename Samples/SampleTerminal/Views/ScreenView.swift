@@ -15,6 +15,8 @@ open class ScreenView: LifecycleOwner {
     public let lifecycle = Lifecycle()
     /// Called whenever something the view shows changed; the app redraws.
     public var onChange: () -> Void = {}
+    /// Called with each notice of the view model while the view is on screen; the app shows it.
+    public var onNotice: (String) -> Void = { _ in }
     /// How many deliveries the view's observers received, for tests of the lifecycle.
     public private(set) var deliveryCount = 0
     /// The screen's status, from its view model.
@@ -70,5 +72,11 @@ open class ScreenView: LifecycleOwner {
     /// Observes a view model's status into ``status``.
     public func bindStatus(_ data: LiveData<ScreenStatus>) {
         bind(data) { [unowned self] in status = $0 ?? ScreenStatus() }
+    }
+
+    /// Passes a view model's notices to ``onNotice`` while the view is on screen. A notice sent
+    /// while the view is hidden comes when it shows again, once; none comes twice.
+    public func bindNotices(_ notices: LiveEvent<String>) {
+        notices.observe(owner: self) { [unowned self] notice in onNotice(notice) }
     }
 }

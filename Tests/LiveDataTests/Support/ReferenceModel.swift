@@ -92,21 +92,7 @@ final class ReferenceModel {
     }
 
     /// One step of a sequence.
-    enum Step: CustomStringConvertible {
-        /// Performs the action at the top level.
-        case perform(Action)
-        /// Appends a batch to the observer's script: on a later delivery (one batch per
-        /// delivery, in order) it performs these actions from inside its callback.
-        case arm(observer: Int, [Action])
-
-        var description: String {
-            switch self {
-            case .perform(let action): action.description
-            case .arm(let observer, let actions):
-                "arm #\(observer): on a delivery, \(actions.map(\.description).joined(separator: "; "))"
-            }
-        }
-    }
+    typealias Step = ModelStep<Action>
 
     /// What both the real holder and the model log, in order.
     enum Event: Equatable, CustomStringConvertible {

@@ -1,12 +1,13 @@
 import LiveData
 import SampleTerminal
 
-/// A screen over one `MutableLiveData<String>`: records what its observer receives and whether
-/// it was closed.
+/// A screen over one `MutableLiveData<String>` and one event of notices: records what its
+/// observer receives and whether it was closed.
 @MainActor
 final class TestScreenView: ScreenView {
     let name: String
     let data: MutableLiveData<String>
+    let notices = MutableLiveEvent<String>(whenUnobserved: .keep)
     private(set) var received: [String?] = []
     private(set) var closeCount = 0
 
@@ -15,6 +16,7 @@ final class TestScreenView: ScreenView {
         self.data = data
         super.init()
         bind(data) { [unowned self] in received.append($0) }
+        bindNotices(notices)
     }
 
     override var title: String { name }
