@@ -307,3 +307,28 @@ private final class ClosingScreen {
         MainActor.assumeIsolated { events.removeObservers(owner: self) }
     }
 }
+
+#if os(macOS) || os(Linux)  // exit tests: not on iOS and its siblings, which cannot spawn a process
+/// The owner rule of ``LiveData``'s, kept by events too: observing with an owner from its
+/// `deinit` stops the program.
+@Suite struct LiveEventOwnerRuleTests {
+    @Test func observingFromTheOwnersDeinitStopsTheProgram() async {
+        await #expect(processExitsWith: .failure) {
+            await MainActor.run {
+                var owner: EventObservingOwner? = EventObservingOwner(MutableLiveEvent<Int>())
+                _ = owner
+                owner = nil
+            }
+        }
+    }
+}
+
+/// An owner that observes an event from its own `deinit`: a programming error.
+private final class EventObservingOwner: Sendable {
+    let event: MutableLiveEvent<Int>
+    init(_ event: MutableLiveEvent<Int>) { self.event = event }
+    deinit {
+        MainActor.assumeIsolated { _ = event.observe(owner: self) { _ in } }
+    }
+}
+#endif

@@ -88,6 +88,10 @@ public class LiveEvent<Value> {
     /// kept (``UnobservedEventPolicy/keep``) and the owner is active, they are delivered to
     /// `receive` before this method returns.
     ///
+    /// Calling this from the owner's `deinit` (or from code its `deinit` runs) is a programming
+    /// error that stops the program, as with ``LiveData/LiveData``, unless the owner's lifecycle
+    /// is already destroyed, which makes the call ignored.
+    ///
     /// - Returns: The observer, for ``remove(observer:)``; ignore it if you never remove.
     @discardableResult
     public final func observe(owner: AnyObject, _ receive: @escaping (Value) -> Void) -> Observer<Value> {
@@ -156,11 +160,14 @@ public class LiveEvent<Value> {
             }
         }
         let lifecycle = (owner as? any LifecycleOwner)?.lifecycle
-        if let lifecycle {
-            guard lifecycle.state != .destroyed else { return }
-            lifecycle.addListener(self)
-        }
+        if let lifecycle, lifecycle.state == .destroyed { return }
+        // On Darwin, forming the weak reference to an Objective-C owner in its deinit traps here.
         let registration = EventRegistration(observer: observer, sequence: nextSequence, owner: owner, lifecycle: lifecycle)
+        precondition(
+            !registration.isOwnerGone,
+            "LiveEvent: observe(owner:) was called with an owner that is being deallocated (from its deinit, or from code its deinit runs); an owner cannot be observed once its deinit has started. Register earlier, or set the owner's lifecycle to .destroyed first, which makes the event ignore it."
+        )
+        lifecycle?.addListener(self)
         nextSequence += 1
         registrations.append(registration)
         if registration.isActive, !kept.isEmpty { deliverQueued() }
