@@ -69,6 +69,40 @@ struct OwnerIdentityTests {
         #expect(liveData.hasObservers == (path == .ownerTable))
     }
 
+    /// Found by `LiveDataModelTests` (seed 128, under the thread sanitizer's allocator): a new
+    /// owner at a dead owner's address that removes its own observers must leave the dead
+    /// owner's alone; they are found gone at the next delivery, not ended by someone else.
+    @Test(arguments: Path.allCases)
+    func removingANewOwnersObserversLeavesTheDeadOwnersAtItsAddress(path: Path) throws {
+        let liveData = CountingLiveData<Int>()
+        var old: PlainOwner? = PlainOwner()
+        liveData.observe(owner: old!) { _ in }
+        let other = PlainOwner()
+        if path == .ownerTable { liveData.observe(owner: other) { _ in } }
+        let address = ObjectIdentifier(old!)
+        old = nil
+        let new = try #require(
+            allocate(at: address) { PlainOwner() }, "the allocator never gave the dead owner's address again")
+        liveData.observe(owner: new) { _ in }
+        liveData.removeObservers(owner: new)
+        #expect(liveData.events == [.active], "the dead owner's observer still counts until it is found gone")
+        liveData.data = 1
+        #expect(liveData.events == (path == .ownerTable ? [.active] : [.active, .inactive]))
+        _ = other
+    }
+
+    @Test func aLifecycleOwnerAtADeadOwnersAddressThatNeverRegisteredRemovesNothing() throws {
+        let liveData = CountingLiveData<Int>()
+        var old: TestOwner? = TestOwner(.resumed)
+        liveData.observe(owner: old!) { _ in }
+        let address = ObjectIdentifier(old!)
+        old = nil
+        let new = try #require(
+            allocate(at: address) { TestOwner(.resumed) }, "the allocator never gave the dead owner's address again")
+        liveData.removeObservers(owner: new)
+        #expect(liveData.events == [.active])
+    }
+
     // MARK: Owners being deallocated
 
     @Test func anOwnerCanRemoveItsObserversFromItsDeinit() {

@@ -139,6 +139,27 @@ extension LiveData {
         return reference
     }
 
+    /// The reference whose registrations `removeObservers(owner:)` ends: the one this holder made
+    /// last for an owner at `owner`'s address, if it is `owner`'s.
+    ///
+    /// A reference whose owner is alive is `owner`'s only if it refers to `owner`. One whose owner
+    /// is gone is `owner`'s when `owner` is being deallocated, as in an owner's `deinit` that
+    /// removes its own observers; but a new object may sit at a gone owner's address. A
+    /// ``LifecycleOwner`` tells itself apart by its lifecycle, which the reference holds (so no
+    /// other lifecycle can take its address). A plain object cannot: one that never registered
+    /// here, at the address of a gone owner whose observers the holder has not found gone yet,
+    /// ends those observers (they would never be called again). A stale reference that a newer
+    /// owner at the same address replaced is never `owner`'s.
+    @usableFromInline
+    final func referenceForRemoval(of owner: AnyObject) -> OwnerReference? {
+        guard let reference = ownerReferences[ObjectIdentifier(owner)] else { return nil }
+        if let alive = reference.object { return alive === owner ? reference : nil }
+        if let lifecycle = reference.lifecycle {
+            return (owner as? any LifecycleOwner)?.lifecycle === lifecycle ? reference : nil
+        }
+        return reference
+    }
+
     /// Ends the registration of `observer` (registered here directly): it is not called again,
     /// and if it was active the active count drops.
     @inlinable

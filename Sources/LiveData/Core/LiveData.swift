@@ -183,8 +183,9 @@ open class LiveData<Value> {
     /// An owner may call this from its own `deinit`: its observers are removed at once, instead of
     /// the next time the holder finds the owner gone.
     public final func removeObservers(owner: AnyObject) {
+        guard let reference = referenceForRemoval(of: owner) else { return }
         iterate { observer in
-            if let reference = observer.owner, reference.matchesRemoval(of: owner) { end(observer) }
+            if observer.owner === reference { end(observer) }
         }
     }
 

@@ -77,17 +77,6 @@ final class OwnerReference {
         key == ObjectIdentifier(object) && self.object === object
     }
 
-    /// Whether `removeObservers(owner: object)` ends this reference's registrations: `object` is
-    /// this owner, or is at its address while the owner is deallocated or being deallocated. So
-    /// an owner's `deinit` can remove its own observers (its weak reference is nil by then); the
-    /// registrations of a gone owner are ended anyway the next time the holder looks at them.
-    @inlinable
-    func matchesRemoval(of object: AnyObject) -> Bool {
-        guard key == ObjectIdentifier(object) else { return false }
-        guard let owner = self.object else { return true }
-        return owner === object
-    }
-
     /// Whether the owner is deallocated (or being deallocated). A pinned owner is alive.
     @inlinable
     var isGone: Bool {
