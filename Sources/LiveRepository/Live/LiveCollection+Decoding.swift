@@ -14,7 +14,8 @@ extension LiveCollection {
     ///
     /// The read may see a commit that has not been delivered yet, or land after a delivery that
     /// changed some of its rows: records of rows that a delivery touched while it ran are
-    /// dropped, so a record read before a write never outlives the write's delivery.
+    /// dropped (all of them after a change not tracked row by row), so a record read before a
+    /// write never outlives the write's delivery.
     func prefetchAround(_ index: Int) {
         guard touchedDuringPrefetch == nil else { return }
         let rows = state.window.rows
@@ -31,11 +32,12 @@ extension LiveCollection {
         let wanted = range.map { rows[anchorIndex($0, count: rows.count)] }.filter { decodedRecord(of: $0) == nil }
         guard !wanted.isEmpty else { return }
         touchedDuringPrefetch = []
+        let generation = decodedGeneration
         let reader = self.reader
         store.readBeside({ try reader.records(of: wanted, in: $0) }, completion: { [weak self] result in
             guard let self, let touched = touchedDuringPrefetch else { return }
             touchedDuringPrefetch = nil
-            guard case .success(let records) = result else { return }
+            guard case .success(let records) = result, generation == decodedGeneration else { return }
             keep(records.filter { !touched.contains($0.key) }, replacing: false)
         })
     }
@@ -49,23 +51,34 @@ extension LiveCollection {
         decode(CarriedRows.neighbourhood(of: index, count: rows.count).map { rows[anchorIndex($0, count: rows.count)] })
     }
 
-    /// Reads and decodes those of `rows` not decoded yet, now, beside the writes.
-    func decode(_ rows: [RowKey]) {
+    /// Reads and decodes those of `rows` not decoded yet, now, beside the writes, and returns
+    /// what it read. Up to half the decoded-records limit they are also kept decoded; a larger
+    /// read (``allObjects()`` of a huge window) is returned only.
+    @discardableResult
+    func decode(_ rows: [RowKey]) -> [Int64: Record] {
         let missing = rows.filter { decodedRecord(of: $0) == nil }
-        guard !missing.isEmpty else { return }
+        guard !missing.isEmpty else { return [:] }
         waitingReads += 1
         let reader = self.reader
-        guard let records = try? store.readNow({ try reader.records(of: missing, in: $0) }) else { return }
-        keep(records, replacing: true)
+        guard let records = try? store.readNow({ try reader.records(of: missing, in: $0) }) else { return [:] }
+        if records.count <= Self.decodedLimit / 2 { keep(records, replacing: true) }
+        return records
     }
 
-    /// Adds decoded records, starting the decoded set over when it would pass its limit (the
-    /// records let go are freed on a background queue). `replacing`: whether a record replaces
-    /// one decoded already for the same rowid.
-    func keep(_ records: [Int64: Record], replacing: Bool) {
-        if decoded.count + records.count > Self.decodedLimit, records.count <= Self.decodedLimit {
+    /// Adds decoded records. When the decoded set would pass its limit, it first lets go of every
+    /// record but those of the rows a delivery of `window` carries (near the anchor and the
+    /// reader), freed on a background queue. `replacing`: whether a record replaces one decoded
+    /// already for the same rowid.
+    func keep(_ records: [Int64: Record], replacing: Bool, in window: CollectionWindow? = nil) {
+        if decoded.count + records.count > Self.decodedLimit {
+            let rows = (window ?? state.window).rows
+            var kept: [Int64: Record] = [:]
+            for index in carriedRows.indexes(count: rows.count) {
+                let rowid = rows[index].rowid
+                if let record = decoded[rowid] { kept[rowid] = record }
+            }
             let evicted = decoded
-            decoded = Dictionary(minimumCapacity: Self.decodedLimit)
+            decoded = kept
             store.discard(consume evicted)
         }
         decoded.merge(records) { current, new in replacing ? new : current }

@@ -23,7 +23,7 @@ extension LiveCollection {
 
     /// The rows the next delivery carries: the whole window up to 1,024 rows; beyond, two pages
     /// (at most 1,024 rows) from the anchor and the rows around the reader.
-    private var carriedRows: CarriedRows {
+    var carriedRows: CarriedRows {
         CarriedRows(all: Self.decodedLimit / 8, nearAnchor: min(max(pageSize * 2, 40), Self.decodedLimit / 8),
                     readerIndex: readerIndex, fromStart: anchor == .start)
     }
@@ -32,6 +32,9 @@ extension LiveCollection {
         var window: CollectionWindow
         var touched: Set<Int64>
         var records: [Int64: Record]
+        /// Whether every decoded record may be stale (a change not tracked row by row): they are
+        /// all let go, and `records` holds the carried rows read again.
+        var replacesDecoded = false
     }
 
     /// On the store's queue: the window after `job`, the rows it touched, and the decoded records
@@ -52,9 +55,17 @@ extension LiveCollection {
                 next.replace(rows: rows, boundary: .end)
             }
         case .refresh(let rowids, let wholeTable):
-            if wholeTable || rowids.count > max(512, window.count / 4) {
+            if wholeTable {
+                // Any row may have changed, in the window or out of it: read the window again,
+                // report its rows as touched, and read every carried row again.
                 next.replace(rows: try reader.rows(through: window.boundary, in: connection), boundary: window.boundary)
-                touched = wholeTable ? Set(window.rows.map(\.rowid)) : rowids
+                touched = Set(window.rows.map(\.rowid))
+                let carriedRowids = carried.indexes(count: next.count).map { next.rows[$0].rowid }
+                return Outcome(window: next, touched: touched,
+                               records: try reader.records(carriedRowids, in: connection), replacesDecoded: true)
+            } else if rowids.count > max(512, window.count / 4) {
+                next.replace(rows: try reader.rows(through: window.boundary, in: connection), boundary: window.boundary)
+                touched = rowids
             } else {
                 next.apply(touched: rowids, matches: try reader.matching(rowids, in: connection))
                 touched = rowids
@@ -119,9 +130,16 @@ extension LiveCollection {
                 // An empty change (nothing an observer sees moved or changed) delivers nothing.
                 change = WindowDiff.change(from: publicOrder(oldRows), to: publicOrder(newRows), modified: outcome.touched)
             }
-            forget(outcome.touched)
-            touchedDuringPrefetch?.formUnion(outcome.touched)
-            keep(outcome.records, replacing: true)
+            if outcome.replacesDecoded {
+                let stale = decoded
+                decoded = [:]
+                store.discard(consume stale)
+                decodedGeneration += 1
+            } else {
+                forget(outcome.touched)
+                touchedDuringPrefetch?.formUnion(outcome.touched)
+            }
+            keep(outcome.records, replacing: true, in: outcome.window)
             update(change: change, publish: publish) { next in
                 next.window = outcome.window
                 if case .reach(_, let then) = job {

@@ -26,7 +26,8 @@ import Observation
 ///
 /// ```swift
 /// let messages = repository.messages(channelId: "general")
-/// token = messages.observe { collection, change, error in
+/// token = messages.observe { [weak self] collection, change, error in
+///     guard let self else { return }
 ///     tableView.apply(change)                 // nil: reload everything
 ///     footer.isHidden = !collection.hasPrevious
 /// }
@@ -72,6 +73,9 @@ public final class LiveCollection<Record: CacheRecord>: Observable {
     /// While rows ahead of the reader are read beside the writes: the rowids deliveries touched
     /// since the read began, whose records it must not keep.
     var touchedDuringPrefetch: Set<Int64>?
+    /// Counts the times every decoded record was let go as possibly stale (a change not tracked
+    /// row by row); a read ahead that began before the last one keeps nothing.
+    var decodedGeneration = 0
     /// The public index ``object(at:)`` read last: deliveries decode the rows around it.
     var readerIndex: Int?
     /// How many times ``object(at:)`` or ``allObjects()`` read the cache on demand (tests).
@@ -138,9 +142,14 @@ public final class LiveCollection<Record: CacheRecord>: Observable {
     /// then reads the rest at once (beside the writes, for a file cache). Prefer ``count`` and
     /// ``object(at:)`` for large windows.
     public func allObjects() -> [Record] {
-        let rows = read().window.rows
-        decode(rows)
-        return (0..<rows.count).compactMap { decodedRecord(of: rows[anchorIndex($0, count: rows.count)]) }
+        let rows = DisplayRows(read().window.rows, reversed: anchor == .end)
+        var records = (0..<rows.count).map { decodedRecord(of: rows[$0]) }
+        let missing = records.indices.filter { records[$0] == nil }
+        if !missing.isEmpty {
+            let read = decode(missing.map { rows[$0] })
+            for index in missing { records[index] = read[rows[index].rowid] }
+        }
+        return records.compactMap { $0 }
     }
 
     /// The records of the window, in order: the same as ``allObjects()``, as a property.
