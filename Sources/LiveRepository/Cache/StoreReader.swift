@@ -10,11 +10,13 @@ import Foundation
 /// scrolling reader. What it reads may be newer than what observers saw last (a write committed
 /// and not delivered yet); callers check that a record is still the one a row stands for.
 ///
-/// `@unchecked Sendable`: `connection` is used only on `queue`.
+/// `@unchecked Sendable`: `connection` and `isClosed` are used only on `queue`.
 final class StoreReader: @unchecked Sendable {
     private let url: URL
     private let queue = DispatchQueue(label: "LiveRepository.LiveStore.reader", qos: .userInitiated)
     private var connection: SQLiteConnection?
+    /// Set by ``close()``: the reader does not open the file again.
+    private var isClosed = false
 
     /// Opens a reading connection to the store file at `url`, which the store has opened and
     /// migrated already.
@@ -24,16 +26,26 @@ final class StoreReader: @unchecked Sendable {
     }
 
     private static func open(_ url: URL) throws -> SQLiteConnection {
-        try SQLiteConnection(location: .file(url), readOnly: true)
+        let connection = try SQLiteConnection(location: .file(url), readOnly: true)
+        // A WAL reader is busy only while another connection rebuilds the shared index: wait a
+        // little, not the writer's 5 s, since the main actor may be the one waiting.
+        try connection.execute("PRAGMA busy_timeout = 250")
+        return connection
+    }
+
+    /// On `queue`: the connection, opened again if an earlier open failed (after a recovery).
+    private func current() throws -> SQLiteConnection {
+        if let connection { return connection }
+        guard !isClosed else { throw SQLiteError.closed }
+        let opened = try Self.open(url)
+        connection = opened
+        return opened
     }
 
     /// Runs `body` now on the caller's thread. It waits only for another read of this reader
     /// (a read ahead of a scrolling list, a few hundred rows), never for a write.
     func read<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
-        try queue.sync {
-            guard let connection else { throw SQLiteError.closed }
-            return try body(connection)
-        }
+        try queue.sync { try body(current()) }
     }
 
     /// Runs `body` on the reader's queue, then `completion` on the main actor with its result.
@@ -42,16 +54,13 @@ final class StoreReader: @unchecked Sendable {
         completion: @escaping @MainActor @Sendable (Result<T, any Error>) -> Void
     ) {
         queue.async {
-            let result = Result { () throws -> T in
-                guard let connection = self.connection else { throw SQLiteError.closed }
-                return try body(connection)
-            }
+            let result = Result { try body(self.current()) }
             DispatchQueue.main.async { MainActor.assumeIsolated { completion(result) } }
         }
     }
 
     /// Opens the file again, after the store replaced a damaged one with a new file at `url`.
-    /// Until then reads see the old file.
+    /// Until then reads see the old file; if the open fails, the next read tries again.
     func reopen() {
         queue.sync {
             connection?.close()
@@ -64,6 +73,7 @@ final class StoreReader: @unchecked Sendable {
         queue.sync {
             connection?.close()
             connection = nil
+            isClosed = true
         }
     }
 }
