@@ -210,4 +210,29 @@ import Testing
         #expect(!token.isValid)
         #expect(collection.value == nil)
     }
+
+    /// A screen as the documentation writes it: it keeps only the token, and its block captures
+    /// the screen weakly. Releasing the screen frees the token, the live object and the block.
+    @MainActor
+    final class WeaklyCapturingScreen {
+        var token: NotificationToken?
+        var shown: [String?] = []
+        func show(_ store: LiveStore) -> WeakBox<LiveObject<Note>> {
+            let object = LiveObject<Note>(store: store, id: "a", fetch: nil)
+            token = object.observe { [weak self] note, _ in self?.shown.append(note.snapshot?.body) }
+            return WeakBox(object)
+        }
+    }
+
+    @Test func aScreenThatCapturesItselfWeaklyIsFreedWithItsTokenAndLiveObject() async throws {
+        let store = try await makeNoteStore([Note(id: "a", rank: 1, body: "cached")])
+        var screen: WeaklyCapturingScreen? = WeaklyCapturingScreen()
+        let object = screen!.show(store)
+        await settle(store)
+        #expect(screen?.shown == ["cached"])
+        weak let weakScreen = screen
+        screen = nil
+        #expect(weakScreen == nil)
+        #expect(object.value == nil)
+    }
 }

@@ -12,8 +12,8 @@ import Observation
 ///
 /// ```swift
 /// let user = repository.user(id: "ada")
-/// token = user.observe { user, error in
-///     guard let snapshot = user.snapshot else { return }
+/// token = user.observe { [weak self] user, error in
+///     guard let self, let snapshot = user.snapshot else { return }
 ///     nameLabel.text = snapshot.displayName    // local first, then fresh
 /// }
 /// ```

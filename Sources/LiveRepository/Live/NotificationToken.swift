@@ -10,8 +10,8 @@ import LiveData
 /// final class PostScreen {
 ///     private var token: NotificationToken?
 ///     func show(_ client: SocialClient) {
-///         token = client.posts.get(id: "post-4").observe { post, error in
-///             self.render(post.snapshot)
+///         token = client.posts.get(id: "post-4").observe { [weak self] post, error in
+///             self?.render(post.snapshot)
 ///         }
 ///     }
 /// }
@@ -20,8 +20,13 @@ import LiveData
 /// The token alone is enough: while it is valid it keeps the live object or collection it
 /// observes, and with it the loading from the cache and the server and the real-time updates,
 /// as if the caller held that object too. Invalidating or releasing the token lets it go; an
-/// `observeOnce` token lets go after its one call. Nothing the token keeps holds the token, so
-/// there is no retain cycle, and a live object that nobody else holds is deallocated then.
+/// `observeOnce` token lets go after its one call, and a live object that nobody else holds is
+/// deallocated then. Nothing the token keeps holds the token.
+///
+/// The block is kept too, so capture the object that holds the token weakly (or `unowned`), as
+/// above: a block that holds it strongly makes a cycle (screen, token, live object, block,
+/// screen), and the screen, its token and the live object are never freed, as with a Combine
+/// `sink` whose closure holds the owner of its cancellable.
 ///
 /// The token is the `LifecycleOwner` of the observation: its lifecycle is
 /// `Lifecycle.State.resumed` while it observes and
