@@ -52,12 +52,21 @@ let package = Package(
 
         // Helpers shared by the test targets (a seeded generator, an awaitable delivery log).
         .target(name: "TestSupport", path: "Tests/TestSupport"),
+        // A second process for the tests that need one on a shared file (not part of the sample).
+        .executableTarget(
+            name: "LiveTestHelper", dependencies: ["LiveRepository", "LiveSocial", "LiveSocialServer"],
+            path: "Tests/Helpers/LiveTestHelper"),
         .testTarget(name: "LiveDataTests", dependencies: ["LiveData", "TestSupport"]),
-        .testTarget(name: "LiveRepositoryTests", dependencies: ["LiveRepository", "LiveData", "CSQLite", "TestSupport"]),
+        // The cross-process tests depend on `LiveTestHelper` so that it is built first.
+        .testTarget(
+            name: "LiveRepositoryTests",
+            dependencies: ["LiveRepository", "LiveData", "CSQLite", "TestSupport", "LiveTestHelper"]),
         .testTarget(
             name: "LiveSocialTests",
             dependencies: ["LiveSocial", "LiveSocialServer", "LiveRepository", "LiveData", "TestSupport"]),
-        .testTarget(name: "LiveSocialServerTests", dependencies: ["LiveSocialServer", "LiveSocial", "LiveRepository"]),
+        .testTarget(
+            name: "LiveSocialServerTests",
+            dependencies: ["LiveSocialServer", "LiveSocial", "LiveRepository", "TestSupport", "LiveTestHelper"]),
         .testTarget(
             name: "SampleAppTests",
             dependencies: [

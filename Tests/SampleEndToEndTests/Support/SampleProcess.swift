@@ -122,16 +122,7 @@ final class SampleProcess: @unchecked Sendable {
 
     /// The built `LiveDataSample`: beside the test bundle (`<scratch>/<triple>/debug/`).
     static func executableURL() throws -> URL {
-        var folders: [URL] = []
-        #if os(macOS)
-        folders += Bundle.allBundles.filter { $0.bundlePath.hasSuffix(".xctest") }.map { $0.bundleURL.deletingLastPathComponent() }
-        #endif
-        folders.append(URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent())
-        for folder in folders {
-            let candidate = folder.appendingPathComponent("LiveDataSample")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-        }
-        throw Failure(description: "no LiveDataSample executable in \(folders.map(\.path)); build the package's tests first")
+        try HelperExecutable.url(named: "LiveDataSample")
     }
 
     // MARK: Input

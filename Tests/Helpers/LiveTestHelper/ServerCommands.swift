@@ -1,0 +1,14 @@
+import Foundation
+import LiveSocial
+import LiveSocialServer
+
+/// The helper's commands over an `EmbeddedServer` file (see `main.swift`).
+enum ServerCommands {
+    /// The command named `name`, or nil: it takes the arguments after its name and returns the
+    /// exit status.
+    static func command(named name: String) -> (@Sendable ([String]) async -> Int32)? {
+        switch name {
+        default: nil
+        }
+    }
+}
