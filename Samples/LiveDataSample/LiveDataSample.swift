@@ -12,15 +12,17 @@ enum LiveDataSample {
         follow while you watch. Type ? in the app for its commands.
 
         options:
-          --data <folder>       where the cache, the server's data and the read markers live
-                                (default: $LIVEDATA_SAMPLE_DATA, else a per-user folder)
-          --user <id>           sign in as ada, alan, grace, linus, margaret or tim (default: ada)
+          --data <folder>       where the server's data and each user's cache and read markers
+                                live (default: $LIVEDATA_SAMPLE_DATA, else a per-user folder)
+          --user <id>           sign in as ada, alan, grace, linus, margaret or tim (default: ada);
+                                run a second terminal with another user on the same folder to
+                                chat live between them
           --demo                play a short scripted session by itself and exit (0 when every
                                 step finished); in a fresh temporary folder unless --data is given
           --plain               print plain lines even on a terminal
           --latency <ms>        how long the server takes to answer (default: 300)
           --activity <seconds>  time between the other users' actions; 0 for none (default: 4)
-          --reset               start over: delete the data folder's files first
+          --reset               start over: delete the data folder's files first (every user's)
           --help                show this help
         """
 
@@ -37,7 +39,13 @@ enum LiveDataSample {
             return
         }
         let configuration = options.configuration()
-        if options.reset { resetData(in: configuration) }
+        if options.reset {
+            do {
+                try SampleDataFolder.reset(configuration.dataFolder)
+            } catch {
+                fail("\(error)", code: 1)
+            }
+        }
         let environment: SampleEnvironment
         do {
             environment = try await SampleEnvironment.open(configuration)
@@ -75,14 +83,6 @@ enum LiveDataSample {
         source.setEventHandler { MainActor.assumeIsolated { app.setNeedsDisplay() } }
         source.resume()
         return source
-    }
-
-    static func resetData(in configuration: SampleConfiguration) {
-        for url in [configuration.cacheURL, configuration.serverURL, configuration.readMarkersURL] {
-            for suffix in ["", "-wal", "-shm"] {
-                try? FileManager.default.removeItem(atPath: url.path + suffix)
-            }
-        }
     }
 
     static func fail(_ message: String, code: Int32) -> Never {

@@ -58,7 +58,7 @@ struct SampleCommandLineTests {
         try await app.waitForChannels()
         let result = await app.finish()
         #expect(result.status == 0)
-        #expect(folder.contents.contains("cache.sqlite"))
+        #expect(FileManager.default.fileExists(atPath: folder.file("users/ada/cache.sqlite").path))
         #expect(folder.contents.contains("server.sqlite"))
     }
 }

@@ -40,6 +40,22 @@ public final class OtherUsers {
         return done
     }
 
+    /// Makes one of the other users take a random background action, never as a user in
+    /// `signedIn` (the users whose apps run on the data folder, this one's included), and
+    /// describes it; nil when all of them are signed in.
+    ///
+    /// Each call draws from a new generator seeded with `seed`, so give it a different seed each
+    /// time (the app adds the server's latest sequence number).
+    ///
+    /// - Throws: `SocialAPIError` when the server refuses the action.
+    public func actInBackground(excluding signedIn: Set<String>, seed: UInt64) async throws -> String? {
+        let actors = (await activity.userIds ?? EmbeddedServer.demoUserIds).filter { !signedIn.contains($0) && $0 != userId }
+        guard !actors.isEmpty else { return nil }
+        let once = SimulatedActivity(server: server, seed: seed, interval: await activity.interval, userIds: actors)
+        guard let (actor, mutation) = try await once.step() else { return nil }
+        return Self.describe(mutation, by: actor)
+    }
+
     /// Makes another member of a channel say `text` there (a stock reply when nil), and returns who spoke.
     ///
     /// - Throws: `SocialAPIError.invalidRequest` when nobody else is a member of the channel, or

@@ -4,8 +4,18 @@ import Foundation
 ///
 /// The defaults are the interactive app's: the per-user data folder, signed in as `ada`, a
 /// backend answering after 300 ms, and other users acting every four seconds.
+///
+/// One data folder serves every user of the embedded server, each in their own terminal:
+///
+/// ```text
+/// <data>/server.sqlite             the embedded server's database, shared by every process
+/// <data>/users/<id>/cache.sqlite   each user's cache (pending and failed sends included)
+/// <data>/users/<id>/read-markers.json
+/// <data>/users/<id>/session.lock   held while that user's app runs
+/// <data>/legacy/                   an older version's shared cache, when it was set aside
+/// ```
 public struct SampleConfiguration: Sendable, Hashable {
-    /// The folder holding the app's cache, the embedded server's database and the read markers.
+    /// The folder holding the embedded server's database and each user's folder.
     public var dataFolder: URL
     /// The signed-in user; one of the demo users.
     public var userId: String
@@ -29,10 +39,20 @@ public struct SampleConfiguration: Sendable, Hashable {
         self.seed = seed
     }
 
-    /// The app's cache file in ``dataFolder``.
-    public var cacheURL: URL { dataFolder.appendingPathComponent("cache.sqlite") }
-    /// The embedded server's database in ``dataFolder``: the "remote" data survives a restart too.
+    /// The embedded server's database in ``dataFolder``, shared by every user's app: the "remote"
+    /// data survives a restart, and each process's server sees the others' writes.
     public var serverURL: URL { dataFolder.appendingPathComponent("server.sqlite") }
-    /// The file of read markers (what the user has read of each channel) in ``dataFolder``.
-    public var readMarkersURL: URL { dataFolder.appendingPathComponent("read-markers.json") }
+    /// The signed-in user's own folder: `users/<id>` in ``dataFolder``.
+    public var userFolder: URL { Self.userFolder(of: userId, in: dataFolder) }
+    /// The signed-in user's cache file in ``userFolder``.
+    public var cacheURL: URL { userFolder.appendingPathComponent("cache.sqlite") }
+    /// The file of the signed-in user's read markers (what they have read of each channel) in ``userFolder``.
+    public var readMarkersURL: URL { userFolder.appendingPathComponent("read-markers.json") }
+    /// The file an app of the signed-in user keeps locked while it runs, in ``userFolder``.
+    public var sessionURL: URL { userFolder.appendingPathComponent("session.lock") }
+
+    /// The folder of `userId` in `dataFolder`: `users/<id>`.
+    public static func userFolder(of userId: String, in dataFolder: URL) -> URL {
+        dataFolder.appendingPathComponent("users", isDirectory: true).appendingPathComponent(userId, isDirectory: true)
+    }
 }

@@ -40,5 +40,36 @@ public enum SampleDataFolder {
         #endif
     }
 
+    /// Deletes what the sample keeps in `folder`, so the next run starts over: the server's
+    /// database, every user's folder, an older version's files and what was set aside from them.
+    /// Other files in the folder, and the folder itself, stay.
+    ///
+    /// - Throws: ``SampleError/signedIn(_:)`` while any user's app runs on the folder (deleting
+    ///   the server's database under it would lose its writes), or ``SampleError/dataFolder(_:reason:)``
+    ///   when a file cannot be deleted.
+    public static func reset(_ folder: URL) throws {
+        let files = FileManager.default
+        guard files.fileExists(atPath: folder.path) else { return }
+        let lock: FileLock
+        do {
+            lock = try FileLock.lock(folder.appendingPathComponent("layout.lock"), exclusive: true)
+        } catch {
+            throw SampleError.dataFolder(folder.path, reason: error.localizedDescription)
+        }
+        defer { lock.unlock() }
+        let signedIn = SampleSession.signedInUsers(in: folder)
+        guard signedIn.isEmpty else { throw SampleError.signedIn(signedIn) }
+        let names = (try? files.contentsOfDirectory(atPath: folder.path)) ?? []
+        let ours = names.filter { name in
+            ["server.sqlite", "cache.sqlite"].contains { name == $0 || name == $0 + "-wal" || name == $0 + "-shm" }
+                || name.hasPrefix("read-markers.json") || name == "users" || name == "legacy" || name.hasPrefix("legacy-")
+        }
+        do {
+            for name in ours.sorted() { try files.removeItem(at: folder.appendingPathComponent(name)) }
+        } catch {
+            throw SampleError.dataFolder(folder.path, reason: error.localizedDescription)
+        }
+    }
+
     private static var userHome: URL { URL(fileURLWithPath: NSHomeDirectory(), isDirectory: true) }
 }

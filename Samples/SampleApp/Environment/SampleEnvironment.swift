@@ -6,6 +6,10 @@ import LiveSocialServer
 /// Everything the sample's view models talk to: the signed-in client with its cache, the embedded
 /// server playing the backend, the other users acting on it, and the read markers.
 ///
+/// Several apps, each signed in as a different user, can open one data folder at once: they
+/// share the server's database, and each process's `EmbeddedServer` delivers the others' writes
+/// to its client as real-time events.
+///
 /// The app opens one with ``open(_:)``, over files in the data folder; tests make one with
 /// ``init(server:client:readMarkers:activity:)`` over an in-memory server and a manual clock.
 @MainActor
@@ -18,9 +22,14 @@ public final class SampleEnvironment {
     public let readMarkers: ReadMarkers
     /// The other users: their background activity and the simulator commands.
     public let others: OtherUsers
-    /// What happened since the last run, in words: the other users' actions, and a damaged cache
-    /// that was moved aside and rebuilt. Nil on a first run.
+    /// What happened since the last run, in words: the other users' actions (or who else is
+    /// signed in on the data folder), an older version's cache that was moved, and a damaged
+    /// cache that was moved aside and rebuilt. Nil when there is nothing to tell.
     public private(set) var launchNotice: String?
+    /// The app's mark on its data folder, while it runs; nil for an environment made from parts.
+    public private(set) var session: SampleSession?
+    /// The seed of the background activity.
+    private var seed: UInt64 = 7
     private var activityTask: Task<Void, Never>?
 
     /// The signed-in user's id.
@@ -37,29 +46,30 @@ public final class SampleEnvironment {
     /// Opens the app's environment in the configuration's data folder, creating the folder and
     /// seeding the server with the demo data on a first run.
     ///
+    /// The server's database, `server.sqlite`, is shared by every user's app on the folder; the
+    /// cache and the read markers are the user's own, in `users/<id>/`. An older version's
+    /// shared cache is first moved to its owner or set aside (``LegacyCacheMigration``).
+    ///
     /// On a later run the other users first take a few actions "while you were away", so the
-    /// cached data the screens show first differs from the fresh data that follows.
+    /// cached data the screens show first differs from the fresh data that follows; not when
+    /// another user's app is running on the folder, since then nobody was away (the launch
+    /// notice says who is signed in instead).
     ///
     /// - Throws: ``SampleError`` for an unknown user, or the error of a data file that cannot be
     ///   opened (the cache is rebuilt when damaged; the server's database is not touched).
     public static func open(_ configuration: SampleConfiguration) async throws -> SampleEnvironment {
         let folder = configuration.dataFolder
-        do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        } catch {
-            throw SampleError.dataFolder(folder.path, reason: error.localizedDescription)
+        let (server, isFirstRun) = try await openServer(configuration)
+        let users = try await server.ids(of: .user)
+        guard users.contains(configuration.userId) else {
+            throw SampleError.unknownUser(configuration.userId, known: users)
         }
-        let server: EmbeddedServer
-        do {
-            server = try EmbeddedServer(location: .file(configuration.serverURL), latency: configuration.latency)
-        } catch {
-            throw SampleError.serverDatabase(configuration.serverURL.path, reason: "\(error)")
+        var notices: [String] = []
+        if let migration = try LegacyCacheMigration.migrate(dataFolder: folder, knownUsers: Set(users)) {
+            notices.append(migration.notice)
         }
-        let isFirstRun = try await server.ids(of: .user).isEmpty
-        if isFirstRun { try await server.seedDemoData() }
-        guard try await server.record(User.self, id: configuration.userId) != nil else {
-            throw SampleError.unknownUser(configuration.userId, known: try await server.ids(of: .user))
-        }
+        let session = try SampleSession.begin(configuration)
+        let othersHere = SampleSession.signedInUsers(in: folder).filter { $0 != configuration.userId }
         let sequence = try await server.latestSequence()
         let others = EmbeddedServer.demoUserIds.filter { $0 != configuration.userId }
         let activity = SimulatedActivity(
@@ -70,9 +80,12 @@ public final class SampleEnvironment {
             cache: .file(configuration.cacheURL))
         let environment = SampleEnvironment(
             server: server, client: client, readMarkers: ReadMarkers(url: configuration.readMarkersURL), activity: activity)
-        var notices: [String] = []
+        environment.session = session
+        environment.seed = configuration.seed
         if let recovery = client.store.recovery { notices.append("\(recovery)") }
-        if !isFirstRun {
+        if !othersHere.isEmpty {
+            notices.append("also signed in on this data folder: \(othersHere.joined(separator: ", "))")
+        } else if !isFirstRun {
             let actions = try await environment.others.act(times: 5)
             notices.append("while you were away: \(actions.count) things happened")
         }
@@ -81,19 +94,72 @@ public final class SampleEnvironment {
         return environment
     }
 
+    /// Opens the shared server's database, seeding it on a first run, and says whether it was one.
+    ///
+    /// Holds an exclusive lock on the data folder's `layout.lock` meanwhile, so that of several
+    /// apps started at once on a new folder exactly one seeds the demo data.
+    private static func openServer(_ configuration: SampleConfiguration) async throws -> (EmbeddedServer, isFirstRun: Bool) {
+        let folder = configuration.dataFolder
+        let lock: FileLock
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            lock = try FileLock.lock(folder.appendingPathComponent("layout.lock"), exclusive: true)
+        } catch {
+            throw SampleError.dataFolder(folder.path, reason: error.localizedDescription)
+        }
+        defer { lock.unlock() }
+        let server: EmbeddedServer
+        do {
+            server = try EmbeddedServer(location: .file(configuration.serverURL), latency: configuration.latency)
+        } catch {
+            throw SampleError.serverDatabase(configuration.serverURL.path, reason: "\(error)")
+        }
+        let isFirstRun = try await server.ids(of: .user).isEmpty
+        if isFirstRun { try await server.seedDemoData() }
+        return (server, isFirstRun)
+    }
+
     /// Starts applying real-time events and, when `backgroundActivity` is true, the other users'
-    /// background activity (an action every `OtherUsers.activity.interval` of the server's clock).
+    /// background activity: an action every `OtherUsers.activity.interval` of the server's clock.
+    ///
+    /// When several users' apps run on one data folder, only the app of the first of them (by
+    /// id) acts, and never as a user who is signed in (see ``OtherUsers/actInBackground(excluding:seed:)``).
     public func start(backgroundActivity: Bool) {
         client.startRealtime()
         guard backgroundActivity, activityTask == nil else { return }
+        let clock = server.clock
         let activity = others.activity
-        activityTask = Task { await activity.run() }
+        activityTask = Task { [weak self] in
+            let interval = await activity.interval
+            while !Task.isCancelled {
+                do {
+                    try await clock.sleep(for: interval)
+                } catch {
+                    return
+                }
+                guard let self else { return }
+                await self.actInBackground()
+            }
+        }
     }
 
-    /// Stops the background activity and real time; the caches stay as they are.
+    /// One tick of the background activity.
+    private func actInBackground() async {
+        var signedIn: Set<String> = [userId]
+        if let folder = session?.dataFolder {
+            signedIn.formUnion(SampleSession.signedInUsers(in: folder))
+        }
+        guard signedIn.min() == userId else { return }
+        let sequence = (try? await server.latestSequence()) ?? 0
+        _ = try? await others.actInBackground(excluding: signedIn, seed: seed &+ UInt64(sequence))
+    }
+
+    /// Stops the background activity and real time, and ends the session: the user no longer
+    /// counts as signed in on the data folder. The caches stay as they are.
     public func shutdown() {
         activityTask?.cancel()
         activityTask = nil
         client.stopRealtime()
+        session?.end()
     }
 }

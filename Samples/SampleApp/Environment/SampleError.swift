@@ -6,6 +6,8 @@ public enum SampleError: Error, Hashable, CustomStringConvertible {
     case serverDatabase(String, reason: String)
     /// The `--user` is not one of the server's users.
     case unknownUser(String, known: [String])
+    /// `--reset` while these users' apps run on the data folder.
+    case signedIn([String])
 
     /// The error in words, with what to do about it.
     public var description: String {
@@ -16,6 +18,8 @@ public enum SampleError: Error, Hashable, CustomStringConvertible {
             "cannot open the embedded server's database \(path): \(Self.sentence(reason)) Start over with --reset, or choose another folder with --data."
         case .unknownUser(let user, let known):
             "there is no user '\(user)'; sign in as one of: \(known.joined(separator: ", "))."
+        case .signedIn(let users):
+            "cannot start over while \(users.joined(separator: ", ")) \(users.count == 1 ? "is" : "are") signed in on this data folder: quit \(users.count == 1 ? "that app" : "those apps") first."
         }
     }
 
