@@ -111,4 +111,24 @@ struct OtherUsersTests {
         }
         #expect(try await fixture.serverMessages("solo").isEmpty)
     }
+
+    @Test func theBackgroundActivityNeverActsAsASignedInUser() async throws {
+        let fixture = try await EnvironmentFixture.make(userId: "alan")
+        let others = fixture.environment.others
+        #expect(await others.activity.userIds == ["ada", "grace", "linus", "margaret", "tim"], "never as alan")
+        var actors: Set<String> = []
+        for seed in 0..<40 as Range<UInt64> {
+            let done = try #require(try await others.actInBackground(excluding: ["alan", "ada", "tim"], seed: seed))
+            actors.insert(String(done.prefix { $0 != " " }))
+        }
+        #expect(actors == ["grace", "linus", "margaret"])
+    }
+
+    @Test func nobodyActsWhenEveryoneIsSignedIn() async throws {
+        let fixture = try await EnvironmentFixture.make()
+        let before = try await fixture.server.latestSequence()
+        let everyone = Set(["ada", "alan", "grace", "linus", "margaret", "tim"])
+        #expect(try await fixture.environment.others.actInBackground(excluding: everyone, seed: 1) == nil)
+        #expect(try await fixture.server.latestSequence() == before)
+    }
 }

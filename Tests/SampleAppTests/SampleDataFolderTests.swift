@@ -1,5 +1,6 @@
 import Foundation
 import SampleApp
+import TestSupport
 import Testing
 
 /// Where the sample keeps its data: the `--data` flag, then the environment variable, then the
@@ -81,5 +82,34 @@ struct SampleDataFolderTests {
             == currentFolder + "/flat")
         #expect(SampleDataFolder.resolve(flag: nil, environment: ["LIVEDATA_SAMPLE_DATA": "/env/x/../y"], home: home).path
             == "/env/y")
+    }
+
+    @Test func resetDeletesTheSamplesFilesOnly() throws {
+        let folder = try TemporaryDirectory()
+        let files = FileManager.default
+        for name in ["server.sqlite", "server.sqlite-wal", "cache.sqlite", "read-markers.json", "notes.txt"] {
+            try Data(name.utf8).write(to: folder.file(name))
+        }
+        for path in ["users/ada", "legacy", "legacy-2", "photos"] {
+            try files.createDirectory(at: folder.file(path), withIntermediateDirectories: true)
+        }
+        try Data("cache".utf8).write(to: folder.file("users/ada/cache.sqlite"))
+        try SampleDataFolder.reset(folder.url)
+        #expect(folder.contents.sorted() == ["layout.lock", "notes.txt", "photos"])
+        try SampleDataFolder.reset(folder.file("missing"))
+        #expect(!files.fileExists(atPath: folder.file("missing").path), "a missing folder is not made")
+    }
+
+    @Test func resetRefusesWhileAnAppRunsOnTheFolder() throws {
+        let folder = try TemporaryDirectory()
+        try Data("server".utf8).write(to: folder.file("server.sqlite"))
+        let session = try SampleSession.begin(SampleConfiguration(dataFolder: folder.url, userId: "alan"))
+        #expect(throws: SampleError.signedIn(["alan"])) { try SampleDataFolder.reset(folder.url) }
+        #expect(SampleError.signedIn(["alan"]).description
+            == "cannot start over while alan is signed in on this data folder: quit that app first.")
+        #expect(folder.contents.contains("server.sqlite"), "nothing was deleted")
+        session.end()
+        try SampleDataFolder.reset(folder.url)
+        #expect(!folder.contents.contains("server.sqlite"))
     }
 }
