@@ -74,7 +74,8 @@ let package = Package(
                 "TestSupport",
             ]),
         // Runs the built executable with scripted input; depends on it so that it is built first.
-        .testTarget(name: "SampleEndToEndTests", dependencies: ["LiveDataSample", "TestSupport"]),
+        // It reads the data folder's SQLite files afterwards with `LiveRepository`.
+        .testTarget(name: "SampleEndToEndTests", dependencies: ["LiveDataSample", "LiveRepository", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -303,6 +303,17 @@ final class SampleProcess: @unchecked Sendable {
 
     // MARK: Exit
 
+    /// Kills the app at once with `SIGKILL`, as a crash or the system would: it writes nothing
+    /// more. ``finish()`` then waits for its end and reads what it wrote before.
+    func kill() {
+        guard process.isRunning else { return }
+        #if canImport(Darwin)
+        _ = Darwin.kill(process.processIdentifier, SIGKILL)
+        #else
+        _ = Glibc.kill(process.processIdentifier, SIGKILL)
+        #endif
+    }
+
     /// Closes the app's input (on which it quits) and waits until it exits and its outputs end;
     /// a cancelled test (its time limit) terminates it.
     ///
