@@ -118,17 +118,41 @@ struct OtherUsersTests {
         #expect(await others.activity.userIds == ["ada", "grace", "linus", "margaret", "tim"], "never as alan")
         var actors: Set<String> = []
         for seed in 0..<40 as Range<UInt64> {
-            let done = try #require(try await others.actInBackground(excluding: ["alan", "ada", "tim"], seed: seed))
+            let done = try #require(try await others.actInBackground(signedIn: ["alan", "linus", "tim"], seed: seed))
             actors.insert(String(done.prefix { $0 != " " }))
         }
-        #expect(actors == ["grace", "linus", "margaret"])
+        #expect(actors == ["ada", "grace", "margaret"])
+    }
+
+    @Test func onlyTheAppOfTheFirstSignedInUserActsInTheBackground() async throws {
+        let fixture = try await EnvironmentFixture.make(userId: "alan")
+        let before = try await fixture.server.latestSequence()
+        #expect(try await fixture.environment.others.actInBackground(signedIn: ["ada", "alan"], seed: 1) == nil, "ada's app acts")
+        #expect(try await fixture.server.latestSequence() == before)
+        #expect(try await fixture.environment.others.actInBackground(signedIn: ["alan", "grace"], seed: 1) != nil)
+        #expect(try await fixture.environment.others.actInBackground(signedIn: [], seed: 2) != nil, "alone")
     }
 
     @Test func nobodyActsWhenEveryoneIsSignedIn() async throws {
         let fixture = try await EnvironmentFixture.make()
         let before = try await fixture.server.latestSequence()
         let everyone = Set(["ada", "alan", "grace", "linus", "margaret", "tim"])
-        #expect(try await fixture.environment.others.actInBackground(excluding: everyone, seed: 1) == nil)
+        #expect(try await fixture.environment.others.actInBackground(signedIn: everyone, seed: 1) == nil)
         #expect(try await fixture.server.latestSequence() == before)
+    }
+
+    @Test func theBackgroundActivityActsEveryIntervalOfTheServersClock() async throws {
+        let fixture = try await EnvironmentFixture.make()
+        let before = try await fixture.server.latestSequence()
+        fixture.environment.start(backgroundActivity: true)
+        defer { fixture.environment.shutdown() }
+        await fixture.clock.waitForSleepers(1)
+        #expect(try await fixture.server.latestSequence() == before, "nothing before the interval")
+        fixture.clock.advance(by: .seconds(4))
+        while try await fixture.server.latestSequence() == before {
+            try Task.checkCancellation()
+            await Task.yield()
+        }
+        #expect(try await fixture.server.latestSequence() > before)
     }
 }

@@ -40,15 +40,20 @@ public final class OtherUsers {
         return done
     }
 
-    /// Makes one of the other users take a random background action, never as a user in
-    /// `signedIn` (the users whose apps run on the data folder, this one's included), and
-    /// describes it; nil when all of them are signed in.
+    /// One turn of the background activity when the users in `signedIn` have their apps open on
+    /// the data folder: one random action by another user, described, or nil when this app is not
+    /// the one that acts.
+    ///
+    /// Only the app of the first signed-in user (by id) acts, so that several apps on one folder
+    /// do not multiply the activity, and never as a signed-in user, so that nobody sees
+    /// themselves say what they did not type. Nil too when everyone is signed in.
     ///
     /// Each call draws from a new generator seeded with `seed`, so give it a different seed each
     /// time (the app adds the server's latest sequence number).
     ///
     /// - Throws: `SocialAPIError` when the server refuses the action.
-    public func actInBackground(excluding signedIn: Set<String>, seed: UInt64) async throws -> String? {
+    public func actInBackground(signedIn: Set<String>, seed: UInt64) async throws -> String? {
+        guard signedIn.union([userId]).min() == userId else { return nil }
         let actors = (await activity.userIds ?? EmbeddedServer.demoUserIds).filter { !signedIn.contains($0) && $0 != userId }
         guard !actors.isEmpty else { return nil }
         let once = SimulatedActivity(server: server, seed: seed, interval: await activity.interval, userIds: actors)

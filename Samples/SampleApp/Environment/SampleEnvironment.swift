@@ -123,7 +123,7 @@ public final class SampleEnvironment {
     /// background activity: an action every `OtherUsers.activity.interval` of the server's clock.
     ///
     /// When several users' apps run on one data folder, only the app of the first of them (by
-    /// id) acts, and never as a user who is signed in (see ``OtherUsers/actInBackground(excluding:seed:)``).
+    /// id) acts, and never as a user who is signed in (see ``OtherUsers/actInBackground(signedIn:seed:)``).
     public func start(backgroundActivity: Bool) {
         client.startRealtime()
         guard backgroundActivity, activityTask == nil else { return }
@@ -145,13 +145,9 @@ public final class SampleEnvironment {
 
     /// One tick of the background activity.
     private func actInBackground() async {
-        var signedIn: Set<String> = [userId]
-        if let folder = session?.dataFolder {
-            signedIn.formUnion(SampleSession.signedInUsers(in: folder))
-        }
-        guard signedIn.min() == userId else { return }
+        let signedIn = session.map { Set(SampleSession.signedInUsers(in: $0.dataFolder)) } ?? []
         let sequence = (try? await server.latestSequence()) ?? 0
-        _ = try? await others.actInBackground(excluding: signedIn, seed: seed &+ UInt64(sequence))
+        _ = try? await others.actInBackground(signedIn: signedIn, seed: seed &+ UInt64(sequence))
     }
 
     /// Stops the background activity and real time, and ends the session: the user no longer
