@@ -4,8 +4,9 @@ import LiveData
 /// How much of each channel the user has read on this device: the channel's message count when
 /// the user last saw its newest messages. A channel's unread count is its message count minus this.
 ///
-/// The markers are app state, not server data, so they live in a small JSON file in the data
-/// folder. A file that cannot be read is moved aside (to `read-markers.json.unreadable`), never
+/// The markers are app state, not server data, so they live in a small JSON file in the user's
+/// own folder of the data folder (`users/<id>/read-markers.json`): each user has their own. A
+/// file that cannot be read is moved aside (to `read-markers.json.unreadable`), never
 /// overwritten, and the app starts with no markers; ``problem`` says so.
 @MainActor
 public final class ReadMarkers {
