@@ -81,13 +81,13 @@ struct ProfileViewModelTests {
         let linus = open(fixture, "linus")
         let before = try await waitLoaded(fixture, linus)
 
-        await linus.model.toggleFollow()
+        await linus.model.toggleFollow().value
         let followed = try await linus.summary.value { $0.isFollowed && $0.followerCount == before.followerCount + 1 }
         #expect(followed == (try await serverSummary(fixture, "linus")))
         #expect(try await linus.followers.value { $0.contains("ada") }.first == "ada", "newest first")
         #expect(try await fixture.server.record(User.self, id: "ada")?.followingCount == 3)
 
-        await linus.model.toggleFollow()
+        await linus.model.toggleFollow().value
         let unfollowed = try await linus.summary.value { !$0.isFollowed && $0.followerCount == before.followerCount }
         #expect(unfollowed == before)
         #expect(unfollowed == (try await serverSummary(fixture, "linus")))
@@ -102,7 +102,7 @@ struct ProfileViewModelTests {
         let summary = try await waitLoaded(fixture, ada)
         let requests = fixture.server.requestCount
         let deliveries = ada.summary.count
-        await ada.model.toggleFollow()
+        await ada.model.toggleFollow().value
         try await fixture.settle()
         #expect(fixture.server.requestCount == requests)
         #expect(ada.summary.count == deliveries)
@@ -114,7 +114,7 @@ struct ProfileViewModelTests {
         let linus = open(fixture, "linus")
         try await waitLoaded(fixture, linus)
         fixture.server.failRequests([.mutation], message: "writes are down")
-        await linus.model.toggleFollow()
+        await linus.model.toggleFollow().value
         #expect(linus.status.latest?.error == "follow not changed: server failure: writes are down")
         #expect(try await fixture.server.record(Follow.self, id: Follow.makeID(followerId: "ada", followeeId: "linus")) == nil)
         try await fixture.settle()
@@ -127,13 +127,13 @@ struct ProfileViewModelTests {
         let linus = open(fixture, "linus")
         let before = try await waitLoaded(fixture, linus)
         fixture.server.failRequests([.mutation], message: "writes are down")
-        await linus.model.toggleFollow()
+        await linus.model.toggleFollow().value
         try await fixture.settle()
         #expect(linus.summary.latest == before, "ada does not follow linus")
         #expect(linus.followers.latest?.contains("ada") == false)
 
         fixture.server.resetFailures()
-        await linus.model.toggleFollow()
+        await linus.model.toggleFollow().value
         #expect(try await fixture.server.record(Follow.self, id: Follow.makeID(followerId: "ada", followeeId: "linus")) != nil,
                 "the retry follows")
         #expect(linus.status.latest?.error == nil)
@@ -144,7 +144,7 @@ struct ProfileViewModelTests {
         let linus = open(fixture, "linus")
         try await waitLoaded(fixture, linus)
         fixture.server.failRequests([.mutation], message: "writes are down")
-        await linus.model.toggleFollow()
+        await linus.model.toggleFollow().value
         fixture.server.resetFailures()
         _ = try await fixture.server.perform(.updateUser(displayName: nil, about: "Kernel.", avatarURL: nil), as: "linus")
         try await linus.summary.value { $0.about == "Kernel." }
