@@ -178,6 +178,47 @@ struct ChatViewModelTests {
         #expect(chat.status.latest?.error == nil)
     }
 
+    @Test func sendReturnsAtOnceAndMessagesReachTheServerInTheOrderTyped() async throws {
+        let fixture = try await EnvironmentFixture.make()
+        let chat = await openChat(fixture)
+        let texts = ["first", "second", "third"]
+        fixture.server.setLatency(.seconds(1))
+        let sends = texts.map { chat.model.send($0) }
+
+        // All three are pending before the server has answered anything.
+        let pending = try await chat.messages.value { rows in
+            texts.allSatisfy { text in rows.contains { $0.text == text && $0.state == .pending } }
+        }
+        #expect(pending.suffix(3).map(\.text) == texts, "shown in the order typed")
+        await fixture.clock.waitForSleepers(1)
+        #expect(try await fixture.serverMessages("general").contains { texts.contains($0.text) } == false)
+
+        fixture.server.setLatency(.zero)
+        fixture.clock.advance(by: .seconds(1))
+        for send in sends { await send.value }
+        let stored = try await fixture.serverMessages("general").map(\.text).filter { texts.contains($0) }
+        #expect(stored == texts, "one after the other, in the order typed")
+        let sent = try await chat.messages.value { rows in rows.suffix(3).allSatisfy { $0.state == .sent } }
+        #expect(sent.suffix(3).map(\.text) == texts)
+    }
+
+    @Test func leavingTheChatDoesNotStopASend() async throws {
+        let fixture = try await EnvironmentFixture.make()
+        var model: ChatViewModel? = ChatViewModel(channelId: "general", environment: fixture.environment)
+        await model?.start().value
+        fixture.server.setLatency(.seconds(1))
+        let sending = try #require(model?.send("sent after leaving"))
+        model?.close()
+        weak let released = model
+        model = nil
+        #expect(released == nil, "the send does not keep the view model")
+        await fixture.clock.waitForSleepers(1)
+        fixture.server.setLatency(.zero)
+        fixture.clock.advance(by: .seconds(1))
+        await sending.value
+        #expect(try await fixture.serverMessages("general").last?.text == "sent after leaving")
+    }
+
     @Test func blankTextIsNotSent() async throws {
         let fixture = try await EnvironmentFixture.make()
         let chat = await openChat(fixture)

@@ -131,6 +131,25 @@ struct PostViewModelTests {
         #expect(screen.status.latest?.error == nil)
     }
 
+    @Test func twoTogglesInARowReturnAtOnceAndAddThenTakeBackInThatOrder() async throws {
+        let (fixture, post, screen) = try await openRichPost()
+        let reactionId = Reaction.makeID(targetType: .post, targetId: post.id, userId: "ada", name: "applause")
+        fixture.server.setLatency(.seconds(1))
+        let add = screen.model.toggleReaction("applause")
+        let takeBack = screen.model.toggleReaction("applause")
+        // The reaction shows before the server answers; taking it back waits for that answer.
+        try await screen.reactions.value { $0.contains { $0.name == "applause" && $0.isMine } }
+        await fixture.clock.waitForSleepers(1)
+        #expect(try await fixture.server.record(Reaction.self, id: reactionId) == nil)
+        fixture.server.setLatency(.zero)
+        fixture.clock.advance(by: .seconds(1))
+        await add.value
+        await takeBack.value
+        #expect(try await fixture.server.record(Reaction.self, id: reactionId) == nil, "added, then taken back")
+        _ = try await screen.reactions.value { !$0.contains { $0.name == "applause" } }
+        #expect(screen.status.latest?.error == nil, "neither toggle failed")
+    }
+
     @Test func joiningAnotherUsersReactionCountsItAsMine() async throws {
         let (_, _, screen) = try await openRichPost()
         let theirs = try #require(screen.reactions.latest?.first { !$0.isMine })

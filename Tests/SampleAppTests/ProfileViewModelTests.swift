@@ -96,6 +96,31 @@ struct ProfileViewModelTests {
         #expect(linus.status.latest?.error == nil)
     }
 
+    @Test func twoTogglesInARowReturnAtOnceAndFollowThenUnfollowInThatOrder() async throws {
+        let fixture = try await EnvironmentFixture.make()
+        let linus = open(fixture, "linus")
+        let before = try await waitLoaded(fixture, linus)
+        fixture.server.setLatency(.seconds(1))
+        let follow = linus.model.toggleFollow()
+        let unfollow = linus.model.toggleFollow()
+        // The follow shows before the server answers; the unfollow waits for the follow's answer.
+        try await linus.summary.value { $0.isFollowed }
+        await fixture.clock.waitForSleepers(1)
+        #expect(try await fixture.server.record(Follow.self, id: Follow.makeID(followerId: "ada", followeeId: "linus")) == nil)
+        fixture.server.setLatency(.zero)
+        fixture.clock.advance(by: .seconds(1))
+        await follow.value
+        await unfollow.value
+        #expect(try await fixture.server.record(Follow.self, id: Follow.makeID(followerId: "ada", followeeId: "linus")) == nil,
+                "followed, then unfollowed")
+        #expect(try await linus.summary.value { !$0.isFollowed && $0.followerCount == before.followerCount } == before)
+        #expect(linus.status.latest?.error == nil, "neither toggle failed")
+
+        // Once both are done, the next toggle starts from what the screen shows: it follows.
+        await linus.model.toggleFollow().value
+        #expect(try await fixture.server.record(Follow.self, id: Follow.makeID(followerId: "ada", followeeId: "linus")) != nil)
+    }
+
     @Test func toggleFollowOnTheUsersOwnProfileDoesNothing() async throws {
         let fixture = try await EnvironmentFixture.make()
         let ada = open(fixture, "ada")
