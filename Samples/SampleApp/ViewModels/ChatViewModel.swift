@@ -24,6 +24,13 @@ public final class ChatViewModel: MessageCollectionDelegate {
         self?.noticeEvents.send("caught up: \(total) message change\(total == 1 ? "" : "s") from the change log")
     }
     private var isClosed = false
+    /// The texts given to ``send(_:)`` and not yet handed to the outbox, oldest first.
+    private let unsent = Unsent()
+
+    /// A queue of texts the send tasks share (held by them, so that it outlives the view model).
+    private final class Unsent {
+        var texts: [String] = []
+    }
 
     /// The messages, oldest first: the server's, then the user's pending ones, then the failed ones.
     public let messages: LiveData<[MessageRow]>
@@ -142,9 +149,9 @@ public final class ChatViewModel: MessageCollectionDelegate {
     /// with a notice of the reason.
     ///
     /// Messages reach the server in the order they were given to this method, one after the
-    /// other (the client's outbox sends them in order; each call hands its message to the outbox
-    /// in a task of its own, and tasks started one after the other on the main actor run in that
-    /// order). Leaving the chat does not stop a send.
+    /// other: the client's outbox sends them in the order it gets them, and each call's task
+    /// hands it the oldest text not yet handed over, so the order does not depend on which task
+    /// runs first. Leaving the chat does not stop a send.
     ///
     /// Offline, the message stays pending and is sent when the connection is back; the status
     /// says so until then.
@@ -156,7 +163,9 @@ public final class ChatViewModel: MessageCollectionDelegate {
         let text = text.trimmingCharacters(in: .whitespaces)
         guard !text.isEmpty, !isClosed else { return .finished }
         let channelId = self.channelId
-        return deliver { try await $0.send(text, to: channelId) }
+        let unsent = self.unsent
+        unsent.texts.append(text)
+        return deliver { try await $0.send(unsent.texts.removeFirst(), to: channelId) }
     }
 
     /// Sends every failed message again, oldest first, and returns at once: each shows as
