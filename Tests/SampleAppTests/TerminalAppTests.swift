@@ -105,6 +105,34 @@ struct TerminalAppTests {
         #expect(await app.waitUntil { !($0.navigator.top?.status.isLoading ?? true) }, "the page came in")
     }
 
+    @Test func moreLoadsOlderMessagesBehindAndScrollsUpOnceTheyAreIn() async throws {
+        let (app, _, fixture) = try await started()
+        try await fixture.environment.others.flood(50, in: "random")
+        _ = app.execute(.open("random"))
+        try await waitUntilFresh(app)
+        let chat = try #require(app.navigator.top as? ChatView)
+        let loaded = try #require(chat.viewModel.messages.data)
+        fixture.server.setLatency(.seconds(1))
+        // `/more` scrolls through the rows loaded; at their top, it asks for a page and returns.
+        for _ in 0..<5 where !chat.status.isLoading {
+            _ = app.execute(.more)
+        }
+        #expect(chat.status.isLoading)
+        await fixture.clock.waitForSleepers(1)
+        fixture.server.setLatency(.zero)
+        fixture.clock.advance(by: .seconds(1))
+        try await waitUntilFresh(app)
+
+        let rows = try #require(chat.viewModel.messages.data)
+        let older = rows.filter { row in !loaded.contains { $0.id == row.id } }
+        #expect(older.count == 20, "a page of older messages came in")
+        let lines = body(app)
+        let shown = older.filter { row in
+            lines.contains { $0.contains("\(TextLayout.clock(row.time)) \(row.sender): \(row.text)") }
+        }
+        #expect(shown.count > lines.count / 2, "the chat scrolled up to the page once it came in:\n\(lines.joined(separator: "\n"))")
+    }
+
     // MARK: Notices
 
     @Test func aNoticeExpiresAndAScreensErrorStaysUntilItIsGone() async throws {
