@@ -202,6 +202,28 @@ struct ChatViewModelTests {
         #expect(sent.suffix(3).map(\.text) == texts)
     }
 
+    @Test func aSendIsStoredLongBeforeTheServerAnswers() async throws {
+        let fixture = try await EnvironmentFixture.make()
+        let chat = await openChat(fixture)
+        #expect(chat.model.areSendsStored, "nothing sent yet")
+        fixture.server.setLatency(.seconds(1))
+        let sending = chat.model.send("stored first")
+        #expect(!chat.model.areSendsStored, "handed to the outbox, not yet on disk")
+        try await chat.messages.value { $0.last?.text == "stored first" && $0.last?.state == .pending }
+        #expect(chat.model.areSendsStored, "pending in the cache while the server holds the request")
+        let cached = try await fixture.client.store.read { connection in
+            try Message.read(SocialQuery<Message>.messages(channelId: "general", newestFirst: false).cacheQuery, from: connection)
+        }
+        #expect(cached.last?.text == "stored first")
+        #expect(cached.last?.sendingStatus == .pending)
+
+        await fixture.clock.waitForSleepers(1)
+        fixture.server.setLatency(.zero)
+        fixture.clock.advance(by: .seconds(1))
+        await sending.value
+        #expect(chat.model.areSendsStored)
+    }
+
     @Test func leavingTheChatDoesNotStopASend() async throws {
         let fixture = try await EnvironmentFixture.make()
         var model: ChatViewModel? = ChatViewModel(channelId: "general", environment: fixture.environment)

@@ -40,6 +40,21 @@ struct SampleLatencyTests {
         #expect(await next.finish().status == 0)
     }
 
+    @Test func aMessageTypedJustBeforeQuittingIsKeptWithoutWaitingForTheServer() async throws {
+        let folder = try TemporaryDirectory()
+        let app = try SampleProcess(data: folder, latency: 3000)
+        // One script, read at once: the quit comes before the message could have reached the server.
+        try app.send("/open general\ntyped, then quit\n/quit")
+        let first = await app.finish()
+        #expect(first.status == 0)
+        #expect(!first.output.contains(" ada: typed, then quit\n"), "quitting did not wait for the server:\n\(first.output)")
+
+        let next = try SampleProcess(data: folder, latency: 50)
+        try await next.enter("/open general")
+        try await next.waitForSentLine("ada", "typed, then quit")
+        #expect(await next.finish().status == 0)
+    }
+
     @Test func aCommandTypedWhileASendIsInFlightRunsAtOnce() async throws {
         let folder = try TemporaryDirectory()
         let app = try SampleProcess(data: folder, latency: 3000)

@@ -26,6 +26,12 @@ public final class ChatViewModel: MessageCollectionDelegate {
     private var isClosed = false
     /// The texts given to ``send(_:)`` and not yet handed to the outbox, oldest first.
     private let unsent = Unsent()
+    /// How many messages were given to ``send(_:)``, how many of them the collection reported
+    /// stored as pending, and how many sends ended (sent or failed). The outbox stores and sends
+    /// them in the order given, so the first two counts say how many of the first ones are stored.
+    private var sendsGiven = 0
+    private var sendsStored = 0
+    private var sendsEnded = 0
 
     /// A queue of texts the send tasks share (held by them, so that it outlives the view model).
     private final class Unsent {
@@ -165,8 +171,24 @@ public final class ChatViewModel: MessageCollectionDelegate {
         let channelId = self.channelId
         let unsent = self.unsent
         unsent.texts.append(text)
-        return deliver { try await $0.send(unsent.texts.removeFirst(), to: channelId) }
+        sendsGiven += 1
+        let send = deliver { try await $0.send(unsent.texts.removeFirst(), to: channelId) }
+        return Task { [weak self] in
+            await send.value
+            self?.sendsEnded += 1
+        }
     }
+
+    // MARK: Stored sends
+
+    /// Whether every message given to ``send(_:)`` is stored in the cache (pending, or already
+    /// sent or failed): then quitting, even with `kill -9`, loses none of them. An app that quits
+    /// right after a send waits for it (``messages`` changes when it becomes true); never for
+    /// the server.
+    ///
+    /// A message is stored within a few milliseconds of its send: the outbox writes its pending
+    /// copy before anything goes to the server.
+    public var areSendsStored: Bool { max(sendsStored, sendsEnded) >= sendsGiven }
 
     /// Sends every failed message again, oldest first, and returns at once: each shows as
     /// pending, then as sent or failed.
@@ -250,6 +272,10 @@ public final class ChatViewModel: MessageCollectionDelegate {
     public func messageCollection(
         _ collection: MessageCollection, context: MessageContext, channel: Channel?, addedMessages: [Message]
     ) {
+        if context.source == .local, context.sendingStatus == .pending {
+            // The pending copies of the user's sends, just stored by the outbox.
+            sendsStored += addedMessages.filter { $0.userId == environment.userId }.count
+        }
         note(addedMessages.count, context)
     }
 

@@ -85,7 +85,8 @@ public final class TerminalApp {
         _ = execute(.channels)
     }
 
-    /// Runs commands from `input` until the user quits or the input ends.
+    /// Runs commands from `input` until the user quits or the input ends; then waits, briefly,
+    /// until the messages just sent are stored (``areSendsStored``).
     public func run(_ input: AsyncStream<InputEvent>) async {
         for await event in input {
             let command: Command
@@ -105,6 +106,15 @@ public final class TerminalApp {
             setNeedsDisplay()
             guard execute(command) else { break }
         }
+        // A message typed just before `/quit` (or the end of a script) is in the outbox, but its
+        // pending copy may not be on disk yet: a few milliseconds, never the server's answer.
+        _ = await waitUntil(timeout: .seconds(2)) { $0.areSendsStored }
+    }
+
+    /// Whether every message sent from the chats open is stored in the cache (pending, or
+    /// already sent): quitting now loses none of them.
+    public var areSendsStored: Bool {
+        navigator.views.allSatisfy { ($0 as? ChatView)?.viewModel.areSendsStored ?? true }
     }
 
     /// Plays `script`, one step after the other, each step waiting until its condition holds.
