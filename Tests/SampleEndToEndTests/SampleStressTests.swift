@@ -40,11 +40,11 @@ struct SampleStressTests {
         let victim = apps[Self.victim]!
         try victim.send(script(messages: (1...Self.perUser).map { "\(Self.victim)-\($0)" }, done: "done-\(Self.victim)"))
         try await victim.waitForLine("the echo of message \(killAfter)") { $0 == "> \(Self.victim)-\(killAfter)" }
-        victim.kill()
+        let killedOutput = await victim.kill()
         let killed = await victim.finish()
         #expect(killed.status != 0, "\(Self.victim) was killed")
-        let pendingAtKill = SampleProcess.pendingTexts(in: killed.output, sender: Self.victim)
-        let sentAtKill = killed.output.split(separator: "\n").filter {
+        let pendingAtKill = SampleProcess.pendingTexts(in: killedOutput, sender: Self.victim)
+        let sentAtKill = killedOutput.split(separator: "\n").filter {
             $0.hasPrefix(" ") && $0.contains(" \(Self.victim): \(Self.victim)-") && SampleProcess.isChatLine($0)
         }
         print("SampleStressTests: \(Self.victim) showed \(pendingAtKill.count) messages as pending and \(sentAtKill.count) as sent before the kill")
@@ -63,7 +63,7 @@ struct SampleStressTests {
                 try await app.waitFor(" \(sender): \(done)\n", movingMark: false)
             }
         }
-        var outputs = [killed.output]
+        var outputs = [killedOutput]
         for user in Self.users {
             let result = await apps[user]!.finish()
             #expect(result.status == 0, "\(user)'s app:\n\(result.errors)")

@@ -303,15 +303,13 @@ final class SampleProcess: @unchecked Sendable {
 
     // MARK: Exit
 
-    /// Kills the app at once with `SIGKILL`, as a crash or the system would: it writes nothing
-    /// more. ``finish()`` then waits for its end and reads what it wrote before.
-    func kill() {
-        guard process.isRunning else { return }
-        #if canImport(Darwin)
-        _ = Darwin.kill(process.processIdentifier, SIGKILL)
-        #else
-        _ = Glibc.kill(process.processIdentifier, SIGKILL)
-        #endif
+    /// Kills the app with SIGKILL, as `kill -9` or a crash would: nothing of it runs afterwards.
+    /// Waits until it has exited and its outputs ended.
+    ///
+    /// - Returns: everything printed on standard output.
+    func kill() async -> String {
+        if process.isRunning { Foundation.kill(process.processIdentifier, SIGKILL) }
+        return await finish().output
     }
 
     /// Closes the app's input (on which it quits) and waits until it exits and its outputs end;
