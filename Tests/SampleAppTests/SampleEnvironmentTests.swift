@@ -49,6 +49,24 @@ struct SampleEnvironmentTests {
         await close(again)
     }
 
+    @Test func replyAndFloodNeverSpeakAsAUserWhoIsSignedIn() async throws {
+        let folder = try TemporaryDirectory()
+        let ada = try await SampleEnvironment.open(configuration(folder, "ada"))
+        let alan = try await SampleEnvironment.open(configuration(folder, "alan"))
+        let error = await #expect(throws: SocialAPIError.self) { try await ada.others.reply(in: "ada-alan") }
+        #expect(error == .invalidRequest("the other members of ada-alan are signed in on this data folder and speak for themselves"))
+        for _ in 0..<6 { #expect(try await ada.others.reply(in: "general") != "alan") }
+        let before = try await ada.server.latestSequence()
+        try await ada.others.flood(10, in: "general")
+        let flooded = try await ada.server.records(.messages(channelId: "general", newestFirst: true)).prefix(10)
+        #expect(flooded.count == 10 && !flooded.contains { $0.userId == "alan" || $0.userId == "ada" })
+        #expect(try await ada.server.latestSequence() > before)
+
+        await close(alan)
+        #expect(try await ada.others.reply(in: "ada-alan") == "alan", "alan quit: his part is simulated again")
+        await close(ada)
+    }
+
     @Test func anOlderVersionsCacheGoesToTheUserWhoseUnsentMessageItHolds() async throws {
         let folder = try TemporaryDirectory()
         try await LegacyCache.write(in: folder.url, messages: [

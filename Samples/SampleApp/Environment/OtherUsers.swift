@@ -15,6 +15,9 @@ public final class OtherUsers {
     public let userId: String
     /// Their random background activity.
     public let activity: SimulatedActivity
+    /// The users whose apps run on the same data folder now; `/reply` and `/flood` never speak
+    /// as them, since they speak for themselves. None for an environment made from parts.
+    var signedInUsers: @MainActor () -> Set<String> = { [] }
     private var replyCount = 0
     private static let replies = [
         "Sounds good to me!", "Ha, I was just thinking the same.", "Can you say more?",
@@ -61,10 +64,11 @@ public final class OtherUsers {
         return Self.describe(mutation, by: actor)
     }
 
-    /// Makes another member of a channel say `text` there (a stock reply when nil), and returns who spoke.
+    /// Makes another member of a channel say `text` there (a stock reply when nil), and returns
+    /// who spoke: never a user signed in on the data folder.
     ///
     /// - Throws: `SocialAPIError.invalidRequest` when nobody else is a member of the channel, or
-    ///   the server's refusal.
+    ///   all the others are signed in, or the server's refusal.
     @discardableResult
     public func reply(_ text: String? = nil, in channelId: String) async throws -> String {
         let speaker = try await members(of: channelId)[0]
@@ -74,8 +78,9 @@ public final class OtherUsers {
         return speaker
     }
 
-    /// Makes the other members of a channel send `count` messages there at once: sent while the
-    /// user is offline, enough of them cause the chat's huge-gap reset.
+    /// Makes the other members of a channel (not those signed in on the data folder) send
+    /// `count` messages there at once: sent while the user is offline, enough of them cause the
+    /// chat's huge-gap reset.
     public func flood(_ count: Int, in channelId: String) async throws {
         let speakers = try await members(of: channelId)
         for number in 0..<max(0, count) {
@@ -85,12 +90,19 @@ public final class OtherUsers {
         }
     }
 
-    /// The members of a channel other than the signed-in user, sorted; never empty.
+    /// The members of a channel other than the signed-in user and the users signed in on the
+    /// data folder, sorted; never empty.
     private func members(of channelId: String) async throws -> [String] {
-        let members = try await server.records(.channelMembers(channelId: channelId))
+        let others = try await server.records(.channelMembers(channelId: channelId))
             .map(\.userId).filter { $0 != userId }.sorted()
-        guard !members.isEmpty else {
+        guard !others.isEmpty else {
             throw SocialAPIError.invalidRequest("nobody else is a member of \(channelId)")
+        }
+        let signedIn = signedInUsers()
+        let members = others.filter { !signedIn.contains($0) }
+        guard !members.isEmpty else {
+            throw SocialAPIError.invalidRequest(
+                "the other members of \(channelId) are signed in on this data folder and speak for themselves")
         }
         return members
     }

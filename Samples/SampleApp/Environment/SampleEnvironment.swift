@@ -82,6 +82,7 @@ public final class SampleEnvironment {
             server: server, client: client, readMarkers: ReadMarkers(url: configuration.readMarkersURL), activity: activity)
         environment.session = session
         environment.seed = configuration.seed
+        environment.others.signedInUsers = { Set(SampleSession.signedInUsers(in: folder)) }
         if let recovery = client.store.recovery { notices.append("\(recovery)") }
         if !othersHere.isEmpty {
             notices.append("also signed in on this data folder: \(othersHere.joined(separator: ", "))")
