@@ -114,6 +114,35 @@ import Testing
         #expect(published.log.unread == 0)
     }
 
+    @Test func aTransactionThatChangesManyRowsOfATableReachesOthersAsAChangeOfTheWholeTable() async throws {
+        let directory = try TemporaryDirectory()
+        let (writer, watcher) = try await makeStores(Note.numbered(2), in: directory)
+        let published = PublishedChanges(watcher)
+        let deliveries = CheckedDeliveries(collection(of: watcher))
+        _ = try await deliveries.log.next()
+        let count = StoreChangeLog.rowLimit + 1
+        try await writer.write { transaction in
+            try transaction.delete(Note.self, id: "n1")
+            for rank in 3..<(3 + count) { try transaction.upsert(Note(id: "n\(rank)", rank: rank)) }
+        }
+        try await writer.write { try $0.upsert(Note(id: "n2", rank: 2, body: "after")) }
+        await watcher.checkForExternalChanges()
+        let change = try await published.log.next()
+        #expect(change.isWholeTable)
+        let seen = try await deliveries.log.next()
+        #expect(seen.ids == (2..<(3 + count)).map { "n\($0)" })
+        #expect(seen.bodies.first == "after")
+        #expect(seen.change?.deletions == [0])
+        #expect(seen.change?.insertions == Array(1...count))
+        #expect(deliveries.inconsistencies.isEmpty)
+        // Below the limit, rows are named one by one.
+        try await writer.write { try $0.upsert(Note(id: "n2", rank: 2, body: "again")) }
+        await watcher.checkForExternalChanges()
+        let small = try await published.log.next()
+        #expect(!small.isWholeTable)
+        #expect(small.ids == ["n2"])
+    }
+
     @Test func aStoreDoesNotHearItsOwnWritesTwice() async throws {
         let directory = try TemporaryDirectory()
         let (writer, watcher) = try await makeStores([], in: directory)
@@ -211,6 +240,21 @@ import Testing
         #expect(try await bodies.next() == "raw")
         #expect(deliveries.inconsistencies.isEmpty)
         _ = (token, writer)
+    }
+
+    @Test func aLogRowThatIsNotAChangeMakesEveryTableReadAgain() async throws {
+        let directory = try TemporaryDirectory()
+        let (writer, watcher) = try await makeStores(Note.numbered(2), in: directory)
+        let published = PublishedChanges(watcher)
+        let deliveries = CheckedDeliveries(collection(of: watcher))
+        _ = try await deliveries.log.next()
+        try await writer.write { transaction in
+            try transaction.upsert(Note(id: "n3", rank: 3))
+            try transaction.connection.execute("INSERT INTO live_store_changes (change) VALUES (x'ff00')")
+        }
+        await watcher.checkForExternalChanges()
+        #expect(try await published.log.next().isWholeTable)
+        #expect(try await deliveries.log.next().ids == ["n1", "n2", "n3"])
     }
 
     @Test func withDetectionOffNothingArrivesUntilTheStoreIsAsked() async throws {

@@ -16,6 +16,9 @@ final class StoreChangeLog {
     /// Rows kept for stores that look late: writers delete older ones every `trimEvery` rows.
     static let kept: Int64 = 2_048
     static let trimEvery: Int64 = 256
+    /// The most rows of one table a log row names; a transaction that changed more of a table
+    /// logs it as changed whole.
+    static let rowLimit = 1_024
 
     /// The last sequence this store has seen (read, or written itself).
     private(set) var lastSequence: Int64 = 0
@@ -108,7 +111,14 @@ final class StoreChangeLog {
     func append(_ change: StoreChange, connection: SQLiteConnection) throws {
         written = nil
         guard !change.isEmpty else { return }
-        try connection.execute("INSERT INTO \(Self.table) (change) VALUES (?)", [.blob(StoreChangeCoding.encode(change))])
+        // A table with many rows changed is logged as changed whole: a big batch (a reconnect's
+        // burst of events) makes other stores read their windows again anyway, and its ids
+        // would make the log row, and the transaction, much larger.
+        var logged = change
+        for (table, tableChange) in change where tableChange.rowids.count > Self.rowLimit || tableChange.ids.count > Self.rowLimit {
+            logged[table] = TableChange(isWholeTable: true, isRebuilt: tableChange.isRebuilt)
+        }
+        try connection.execute("INSERT INTO \(Self.table) (change) VALUES (?)", [.blob(StoreChangeCoding.encode(logged))])
         let sequence = connection.lastInsertRowID
         if sequence % Self.trimEvery == 0 {
             try connection.execute("DELETE FROM \(Self.table) WHERE sequence <= ?", [.integer(sequence - Self.kept)])
