@@ -14,6 +14,13 @@ import Foundation
 /// in WAL mode, where a reader sees the last commit while a writer writes). An in-memory cache
 /// (for tests and previews) has one connection, and such reads wait for the store's queue.
 ///
+/// Several stores may open one file, in one process or in several (an app and its extensions
+/// in an App Group): each notices the others' commits, through a change log kept in the file,
+/// and tells its observers exactly as for its own writes, after the commit and never for a
+/// rolled-back write. It looks every 10 ms by default (``externalChanges``), takes in what
+/// others committed before each of its own writes, and looks at once on
+/// ``checkForExternalChanges()``. See <doc:SharingACacheFile>.
+///
 /// ```swift
 /// let store = try LiveStore(location: .file(cacheURL), migrations: MyApp.migrations)
 /// try await store.write { try $0.upsert(note) }

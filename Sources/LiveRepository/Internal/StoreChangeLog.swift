@@ -2,10 +2,10 @@
 ///
 /// Every ``LiveStore`` on a file appends one row to the table `live_store_changes` in each
 /// write transaction that changed something: the ``StoreChange`` it is about to publish, in
-/// ``StoreChangeCoding``'s form. A rolled-back transaction leaves no row. Another store on the same
-/// file (another connection, another process) learns from SQLite that the file changed
-/// (`PRAGMA data_version` differs: it changes only for other connections' commits) and reads the
-/// rows after the last one it has seen. A commit that left no row (a writer that is not a
+/// ``StoreChangeCoding``'s form. A rolled-back transaction leaves no row. Another store on the
+/// same file (another connection, another process) learns from SQLite that the file changed
+/// (`PRAGMA data_version` differs: it changes only for other connections' commits) and reads
+/// the rows after the last one it has seen. A commit that left no row (a writer that is not a
 /// `LiveStore`), or rows it can no longer read (trimmed while it was not looking, or not in this
 /// format), count as a change of every row of every table.
 ///
@@ -89,11 +89,7 @@ final class StoreChangeLog {
         var change: StoreChange = [:]
         for (_, blob) in rows {
             guard let decoded = StoreChangeCoding.decode(blob) else { return try Self.everyTable(connection) }
-            change.merge(decoded) { old, new in
-                var merged = old
-                merged.formUnion(new)
-                return merged
-            }
+            change.merge(decoded) { $0.union($1) }
         }
         return change
     }
