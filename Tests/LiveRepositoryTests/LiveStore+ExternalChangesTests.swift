@@ -185,6 +185,47 @@ import Testing
         #expect(Set(ids).count == total)
     }
 
+    /// Two stores write at random (inserts, deletions, edits, moves), each taking in the other's
+    /// commits before its own; a third, polling, ends with what the file holds, every delivery's
+    /// change set leading from the rows before to the rows after.
+    @Test(arguments: [UInt64(3), 4, 11, 12])
+    func randomWritesFromTwoStoresReachEveryCollectionConsistently(seed: UInt64) async throws {
+        var random = SeededRandom(seed: seed)
+        let directory = try TemporaryDirectory()
+        let url = directory.file("shared.sqlite")
+        let writers = try [LiveStore(location: .file(url), migrations: Note.migrations),
+                           LiveStore(location: .file(url), migrations: Note.migrations)]
+        let watcher = try LiveStore(location: .file(url), migrations: Note.migrations)
+        let observed = [CheckedDeliveries(collection(of: writers[0])), CheckedDeliveries(collection(of: writers[1])),
+                        CheckedDeliveries(collection(of: watcher))]
+        var ids: [String] = []
+        for step in 0..<150 {
+            let store = writers[random.below(2)]
+            let existing = ids.isEmpty ? nil : ids[random.below(ids.count)]
+            switch (random.below(4), existing) {
+            case (1, let id?):
+                try await store.write { try $0.delete(Note.self, id: id) }
+                ids.removeAll { $0 == id }
+            case (2, let id?):
+                let rank = random.below(100)
+                try await store.write { try $0.upsert(Note(id: id, rank: rank, body: "step \(step)")) }
+            default:
+                let note = Note(id: "r\(step)", rank: random.below(100), body: "new \(step)")
+                try await store.write { try $0.upsert(note) }
+                ids.append(note.id)
+            }
+        }
+        let expected = try await watcher.read { connection in
+            try connection.query("SELECT id, body FROM notes ORDER BY rank, id") { [$0.string(0), $0.string(1)] }
+        }
+        for store in writers + [watcher] { await store.checkForExternalChanges() }
+        for deliveries in observed {
+            var last = try await deliveries.log.next()
+            while zip(last.ids, last.bodies).map({ [$0, $1] }) != expected { last = try await deliveries.log.next() }
+            #expect(deliveries.inconsistencies.isEmpty)
+        }
+    }
+
     @Test func anotherProcesssWritesReachThisProcesssCollection() async throws {
         let directory = try TemporaryDirectory()
         let url = directory.file("shared.sqlite")

@@ -53,6 +53,24 @@ extension LiveStore {
         }
     }
 
+    /// On `queue`: runs `body` in a read transaction that first publishes what other connections
+    /// committed, so that `body` sees no commit whose change is not on its way to the main
+    /// actor ahead of the caller's completion.
+    ///
+    /// A live collection relies on it: it reads only the rows a change touched and keeps the
+    /// others as it read them, which holds only if every commit its reads see is announced to
+    /// it, as the store's own commits always are (they run on this queue).
+    func readAnnounced<T>(_ body: (SQLiteConnection) throws -> T, on connection: SQLiteConnection) throws -> T {
+        guard let changeLog, connection.isInAutocommitMode else { return try body(connection) }
+        try connection.execute("BEGIN")
+        defer { if !connection.isInAutocommitMode { try? connection.execute("COMMIT") } }
+        if let change = try changeLog.collect(connection: connection), !change.isEmpty {
+            let hub = self.hub
+            DispatchQueue.main.async { MainActor.assumeIsolated { hub.publish(change) } }
+        }
+        return try body(connection)
+    }
+
     /// On `queue`, inside a write transaction before its writes: adds what other connections
     /// committed since the last look to `change`.
     func collectExternalChanges(into change: inout StoreChange) throws {

@@ -239,12 +239,16 @@ public final class LiveStore: @unchecked Sendable {
     }
 
     /// Runs `body` on the queue, then `completion` on the main actor with its result.
+    ///
+    /// The live objects and collections read through it. `body` sees no commit that observers
+    /// have not been told about before `completion` runs: it reads in one read transaction that
+    /// first takes in what other connections committed (see ``readAnnounced(_:)``).
     func read<T: Sendable>(
         _ body: @escaping @Sendable (SQLiteConnection) throws -> T,
         completion: @escaping @MainActor @Sendable (Result<T, any Error>) -> Void
     ) {
         queue.async {
-            let result = Result { try self.readOnQueue(body) }
+            let result = Result { try self.readOnQueue { try self.readAnnounced(body, on: $0) } }
             DispatchQueue.main.async { MainActor.assumeIsolated { completion(result) } }
         }
     }
