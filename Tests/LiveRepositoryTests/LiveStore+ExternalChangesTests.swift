@@ -253,6 +253,32 @@ import Testing
         #expect(published.log.all.flatMap(\.ids).sorted() == helperNoteIDs(1...40).sorted())
     }
 
+    @Test func anotherProcesssBurstWithFailingWritesArrivesCompleteInOrderAndOnce() async throws {
+        let directory = try TemporaryDirectory()
+        let url = directory.file("shared.sqlite")
+        let store = try LiveStore(location: .file(url), migrations: Note.migrations)
+        let published = PublishedChanges(store)
+        let deliveries = CheckedDeliveries(collection(of: store))
+
+        let total = 1_000
+        let (status, lines) = try await runHelper(["store-write", url.path, "\(total)", "--burst", "--fail-every", "7"])
+        #expect(status == 0)
+        let committed = (1...total).filter { $0 % 7 != 0 }.map { "p\($0)" }
+        #expect(lines == (1...total).map { $0 % 7 == 0 ? "failed p\($0)" : "wrote p\($0)" })
+        var last = try await deliveries.log.next()
+        while last.ids.count < committed.count {
+            #expect(last.ids == Array(committed.prefix(last.ids.count)))
+            last = try await deliveries.log.next()
+        }
+        #expect(last.ids == committed)
+        #expect(deliveries.inconsistencies.isEmpty)
+        await store.checkForExternalChanges()
+        await settle(store)
+        let ids = published.log.all.flatMap(\.ids)
+        #expect(ids.count == committed.count)
+        #expect(Set(ids) == Set(committed))
+    }
+
     @Test func aRawWriterMakesEveryCollectionAndObjectOfTheFileReadAgain() async throws {
         let directory = try TemporaryDirectory()
         let (writer, watcher) = try await makeStores(Note.numbered(4), in: directory)
