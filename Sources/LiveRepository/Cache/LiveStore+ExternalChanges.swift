@@ -2,7 +2,8 @@ import Dispatch
 
 extension LiveStore {
     /// Looks now for commits that other connections and processes made to the store's file, and
-    /// returns once the live objects and collections they touched were told (on the main actor).
+    /// returns once the live objects and collections they touched were told (on the main actor;
+    /// each then reads the changed rows and calls its observers, as after the store's own writes).
     ///
     /// The store also looks on its own, as often as its ``externalChanges`` setting says, and
     /// takes in what others committed whenever it writes. Call this where waiting for the next
