@@ -25,8 +25,10 @@ public struct ExternalChangeDetection: Sendable, Hashable {
     /// (measured on Linux; see <doc:SharingACacheFile>).
     public static let `default` = ExternalChangeDetection(interval: .milliseconds(10))
 
-    /// Never checks on its own: commits from elsewhere reach observers only after
-    /// ``LiveStore/checkForExternalChanges()`` (or, merged in, with the store's next write).
+    /// Never checks on a timer: commits from elsewhere reach observers after
+    /// ``LiveStore/checkForExternalChanges()``, or along with the store's next write or the next
+    /// read of one of its live objects or collections (which always take in what others
+    /// committed before them, so that what they show stays consistent).
     public static let off = ExternalChangeDetection(interval: nil)
 
     /// Checks every `interval` (at least one millisecond).
