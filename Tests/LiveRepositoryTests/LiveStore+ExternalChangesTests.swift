@@ -366,6 +366,46 @@ import Testing
         #expect(deliveries.inconsistencies.isEmpty)
     }
 
+    @Test func aFileRebuiltWhileRunningKeepsALogThatOtherStoresRead() async throws {
+        let directory = try TemporaryDirectory()
+        let url = directory.file("shared.sqlite")
+        let store = try LiveStore(location: .file(url), migrations: Note.migrations, externalChanges: .off)
+        let body = String(repeating: "x", count: 600)
+        try await store.write { transaction in
+            for rank in 1...400 { try transaction.upsert(Note(id: "n\(rank)", rank: rank, body: body)) }
+        }
+        // As in LiveStoreTests: everything in the main file, almost nothing cached, then the
+        // middle of the file overwritten, so that a full read finds the damage.
+        try await store.read { connection in
+            try connection.execute("PRAGMA cache_size = 1")
+            _ = try connection.query("PRAGMA wal_checkpoint(TRUNCATE)") { $0.int(0) }
+        }
+        let handle = try FileHandle(forWritingTo: url)
+        try handle.seek(toOffset: 8 * 4096)
+        try handle.write(contentsOf: Data(repeating: 0xA5, count: 40 * 4096))
+        try handle.close()
+        await #expect(throws: SQLiteError.self) {
+            try await store.read { try $0.query("SELECT body FROM notes") { $0.string(0) } }
+        }
+        #expect(store.latestRecovery != nil)
+
+        // Both ways, row by row: the rebuilt store starts reading the new file's log afresh.
+        let other = try LiveStore(location: .file(url), migrations: Note.migrations, externalChanges: .off)
+        let publishedToOther = PublishedChanges(other)
+        let publishedToStore = PublishedChanges(store)
+        try await other.write { try $0.upsert(Note(id: "from other", rank: 1)) }
+        publishedToOther.log.skipUnread()  // its own write
+        await store.checkForExternalChanges()
+        let change = try await publishedToStore.log.next()
+        #expect(change.ids == ["from other"])
+        #expect(!change.isWholeTable)
+        try await store.write { try $0.upsert(Note(id: "from store", rank: 2)) }
+        await other.checkForExternalChanges()
+        let back = try await publishedToOther.log.next()
+        #expect(back.ids == ["from store"])
+        #expect(!back.isWholeTable)
+    }
+
     @Test func aStoreInMemoryIgnoresDetection() async throws {
         let store = try LiveStore(location: .inMemory, migrations: Note.migrations, externalChanges: .default)
         #expect(store.changeLog == nil)
