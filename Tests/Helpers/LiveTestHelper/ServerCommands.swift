@@ -8,6 +8,8 @@ enum ServerCommands {
     /// exit status.
     static func command(named name: String) -> (@Sendable ([String]) async -> Int32)? {
         switch name {
+        case "server-send": ServerSendCommand.run
+        case "server-seed": ServerSeedCommand.run
         default: nil
         }
     }
