@@ -59,6 +59,13 @@ extension EmbeddedServer {
         }
     }
 
+    /// Sets how long a statement waits for another connection's lock (5 s by default), and a
+    /// call made before each new attempt of a busy write; for tests.
+    func setBusyHandling(timeoutMilliseconds: Int, observer: (@Sendable (Int) -> Void)?) throws {
+        try database.setBusyTimeout(milliseconds: timeoutMilliseconds)
+        busyRetryObserver = observer
+    }
+
     private func attemptTransaction<T>(_ body: (inout [SocialEvent]) throws -> T) throws -> T {
         var events: [SocialEvent] = []
         let (external, result, through) = try database.transaction {

@@ -40,7 +40,7 @@ public actor EmbeddedServer {
     private let watcher: ServerFileWatcher?
     /// Called before each new attempt of a write that found the file busy, with the attempt's
     /// number (2 for the first retry); for tests.
-    var busyRetryObserver: ((Int) -> Void)?
+    var busyRetryObserver: (@Sendable (Int) -> Void)?
 
     /// Opens a server with its database at `location`.
     ///
