@@ -10,6 +10,8 @@ enum ServerCommands {
         switch name {
         case "server-send": ServerSendCommand.run
         case "server-seed": ServerSeedCommand.run
+        case "server-idle": ServerIdleCommand.run
+        case "server-latency": ServerLatencyCommand.run
         default: nil
         }
     }

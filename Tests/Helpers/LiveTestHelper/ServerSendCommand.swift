@@ -2,12 +2,13 @@ import Foundation
 import LiveSocial
 import LiveSocialServer
 
-/// `server-send <file> <user> <channel> <count> [request-prefix]`: sends messages through an
+/// `server-send <file> <user> <channel> <count> [request-prefix] [pause-ms]`: sends messages through an
 /// `EmbeddedServer` of its own on a shared server file, and reports the events it sees.
 ///
 /// It opens the server (watching the file every millisecond), subscribes to its events and
 /// prints `ready`; after a line `go` on standard input it sends `count` messages as `user` in
-/// `channel` with client request ids `<request-prefix>-<n>` (`child-<n>` by default), printing
+/// `channel` with client request ids `<request-prefix>-<n>` (`child-<n>` by default), `pause-ms`
+/// milliseconds apart (none by default; a pause paces a latency measurement), printing
 /// `sent <message id> <client request id>` for each accepted one, or `failed <n> <error>`, then
 /// `sent-all`. Meanwhile it prints `event <sequence>` for every change event, in the order
 /// received. After a line `through <sequence>` it waits for the event of that sequence (the
@@ -15,11 +16,12 @@ import LiveSocialServer
 enum ServerSendCommand {
     static func run(_ arguments: [String]) async -> Int32 {
         guard arguments.count >= 4, let count = Int(arguments[3]) else {
-            ServerIO.complain("usage: server-send <file> <user> <channel> <count> [request-prefix]")
+            ServerIO.complain("usage: server-send <file> <user> <channel> <count> [request-prefix] [pause-ms]")
             return 64
         }
         let (file, userId, channelId) = (URL(fileURLWithPath: arguments[0]), arguments[1], arguments[2])
         let prefix = arguments.count > 4 ? arguments[4] : "child"
+        let pause = arguments.count > 5 ? Int(arguments[5]) ?? 0 : 0
         let server: EmbeddedServer
         do {
             server = try EmbeddedServer(location: .file(file), watchInterval: .milliseconds(1))
@@ -42,6 +44,7 @@ enum ServerSendCommand {
         guard await ServerIO.waitForLine(startingWith: "go") != nil else { return 1 }
         var failed = false
         for number in 0..<count {
+            if pause > 0, number > 0 { try? await Task.sleep(for: .milliseconds(pause)) }
             let send = SocialMutation.sendText("\(userId) \(number)", channelId: channelId, clientRequestId: "\(prefix)-\(number)")
             do {
                 let message = try await connection.perform(send).first(Message.self)
