@@ -14,7 +14,7 @@ extension EmbeddedServer {
     }
 
     /// Runs `body` in a transaction with a writer whose time is the next timestamp, then
-    /// publishes the events of what it wrote (see ``transaction(_:)``).
+    /// publishes the events of what it wrote (see `transaction(_:)`).
     @discardableResult
     func write(_ body: (inout ServerWriter) throws -> Void) throws -> SocialMutationResult {
         try transaction { events in try write(at: try timestamp(), into: &events, body) }

@@ -41,7 +41,7 @@ extension EmbeddedServer {
     ///
     /// The transaction holds the file's write lock from its start, so sequence numbers, ids and
     /// timestamps taken in it follow every other server's. When the file is busy for longer than
-    /// the busy timeout, `body` runs again, up to ``writeAttempts`` times in all: it must only
+    /// the busy timeout, `body` runs again, up to `writeAttempts` times in all: it must only
     /// write through the database and `events`.
     ///
     /// - Throws: what `body` throws; database errors as `SocialAPIError.serverFailure(_:)`.

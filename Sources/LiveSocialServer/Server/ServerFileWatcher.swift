@@ -26,7 +26,7 @@ final class ServerFileWatcher: @unchecked Sendable {
     private var inFlight = false
     private var retry = false
 
-    /// A watcher of the server file at `file`; nothing happens until ``start(publish:)``.
+    /// A watcher of the server file at `file`; nothing happens until `start(publish:)`.
     ///
     /// - Parameters:
     ///   - publishedSequence: the last sequence the server has published.
