@@ -58,6 +58,21 @@ import Testing
         ])
     }
 
+    @Test func aLongRunOfOtherWritesIsPublishedWholeAndInOrder() async throws {
+        let file = try SharedServerFile()
+        let first = try file.server()
+        let second = try file.server()
+        let log = EventLog(second.connection(userId: "bench-user"))
+        // More entries than one read publishes (500): a user, the messages, a channel and a membership.
+        try await first.bulkLoadMessages(count: 1_200, channelCount: 1)
+        let end = try await first.latestSequence()
+        #expect(end == 1_203)
+        #expect(try await second.publishExternalChanges() == 1_203)
+        try await log.waitForSequence(end)
+        #expect(log.sequences == Array(1...end))
+        #expect(log.changes.filter { if case .updated(.message, _) = $0 { true } else { false } }.count == 1_200)
+    }
+
     @Test func ownWritesComeAfterTheOtherServersEarlierWritesOnEachSide() async throws {
         let file = try SharedServerFile()
         let first = try file.server()
