@@ -50,7 +50,7 @@ enum LiveDataSample {
         let output: any ScreenOutput = fullScreen ? ANSIScreen() : PlainScreen()
         let app = TerminalApp(environment: environment, output: output, echoesCommands: !fullScreen)
         let resizes = redrawOnResize(app)
-        await app.start()
+        app.start()
         var code: Int32 = 0
         if options.demo {
             code = await app.play(DemoStep.tour, pause: fullScreen ? .milliseconds(900) : .zero) ? 0 : 1

@@ -29,7 +29,7 @@ struct ChannelListViewModelTests {
         #expect(rows.values == [[]])
         #expect(status.values == [ScreenStatus()])
 
-        await list.load()
+        await list.load().value
         let expected = try await expectedRows(fixture)
         #expect(expected.count == 4)
         #expect(Set(expected.map(\.id)) == ["general", "random", "keynote", "ada-alan"])
@@ -50,7 +50,7 @@ struct ChannelListViewModelTests {
         let first = try await EnvironmentFixture.make(cache: .file(cache))
         let warm = ChannelListViewModel(environment: first.environment)
         let warmRows = warm.rows.record()
-        await warm.load()
+        await warm.load().value
         let cachedRows = try #require(warmRows.latest)
         warm.close()
         first.environment.shutdown()
@@ -64,7 +64,7 @@ struct ChannelListViewModelTests {
         let rows = list.rows.record()
         let status = list.status.record()
         second.server.setLatency(.seconds(1))
-        let loading = Task { await list.load() }
+        let loading = list.load()
 
         let shown = try await rows.next { !$0.isEmpty }
         #expect(shown == cachedRows, "the cached rows show at once")
@@ -90,7 +90,7 @@ struct ChannelListViewModelTests {
         fixture.readMarkers.markRead("random", messageCount: 1_000)
         let list = ChannelListViewModel(environment: fixture.environment)
         let rows = list.rows.record()
-        await list.load()
+        await list.load().value
         #expect(rows.latest == (try await expectedRows(fixture, markers: ["random": 1_000])))
         #expect(rows.latest?.first { $0.id == "random" }?.unreadCount == 0, "never below zero")
 
@@ -107,7 +107,7 @@ struct ChannelListViewModelTests {
         let general = try await fixture.serverChannel("general")
         let list = ChannelListViewModel(environment: fixture.environment)
         let rows = list.rows.record()
-        await list.load()
+        await list.load().value
         rows.stop()
         fixture.readMarkers.markRead("general", messageCount: general.messageCount)
         #expect(list.rows.data?.first { $0.id == "general" }?.unreadCount == general.messageCount,
@@ -122,7 +122,7 @@ struct ChannelListViewModelTests {
         let list = ChannelListViewModel(environment: fixture.environment)
         let rows = list.rows.record()
         let notices = list.notices.record()
-        await list.load()
+        await list.load().value
         let before = try #require(rows.latest?.first { $0.id == "keynote" })
 
         try await fixture.say("hello from alan", in: "keynote", as: "alan")
@@ -138,7 +138,7 @@ struct ChannelListViewModelTests {
         let list = ChannelListViewModel(environment: fixture.environment)
         let rows = list.rows.record()
         let notices = list.notices.record()
-        await list.load()
+        await list.load().value
         let before = try #require(rows.latest?.first { $0.id == "ada-alan" })
 
         try await fixture.goOffline()
@@ -161,7 +161,7 @@ struct ChannelListViewModelTests {
         let fixture = try await EnvironmentFixture.make()
         let list = ChannelListViewModel(environment: fixture.environment)
         let notices = list.notices.record()
-        await list.load()
+        await list.load().value
         try await fixture.goOffline()
         try await fixture.say("one", in: "general", as: "grace")
         try await fixture.say("two", in: "random", as: "linus")
@@ -175,7 +175,7 @@ struct ChannelListViewModelTests {
         let list = ChannelListViewModel(environment: fixture.environment)
         let rows = list.rows.record()
         let notices = list.notices.record()
-        await list.load()
+        await list.load().value
         try await fixture.goOffline()
         try await fixture.server.createChannel(id: "new-one", displayName: "New One", type: .community, memberIds: ["ada", "tim"])
         try await fixture.say("one", in: "general", as: "grace")
@@ -190,7 +190,7 @@ struct ChannelListViewModelTests {
         let cache = folder.file("cache.sqlite")
         let first = try await EnvironmentFixture.make(cache: .file(cache))
         let warm = ChannelListViewModel(environment: first.environment)
-        await warm.load()
+        await warm.load().value
         warm.close()
         first.environment.shutdown()
         await first.client.store.close()
@@ -200,7 +200,7 @@ struct ChannelListViewModelTests {
         let rows = list.rows.record()
         let status = list.status.record()
         second.server.failNextRequests(1)
-        await list.load()
+        await list.load().value
         #expect(rows.latest == (try await expectedRows(second)))
         #expect(status.latest?.source == .local)
         #expect(status.latest?.isLoading == false)
@@ -213,7 +213,7 @@ struct ChannelListViewModelTests {
         let rows = list.rows.record()
         let status = list.status.record()
         fixture.server.failNextRequests(1, message: "the backend is down")
-        await list.load()
+        await list.load().value
         #expect(status.latest == ScreenStatus(
             isLoading: false, source: .nothing, error: "server failure: the backend is down"))
         #expect(rows.latest == [])
@@ -221,7 +221,7 @@ struct ChannelListViewModelTests {
         #expect(list.channelId(at: 0) == nil)
 
         // Loading again works and clears the error.
-        await list.load()
+        await list.load().value
         #expect(status.latest == ScreenStatus(isLoading: false, source: .fresh))
         #expect(rows.latest == (try await expectedRows(fixture)))
     }
@@ -230,7 +230,7 @@ struct ChannelListViewModelTests {
         let fixture = try await EnvironmentFixture.make()
         let list = ChannelListViewModel(environment: fixture.environment)
         let rows = list.rows.record()
-        await list.load()
+        await list.load().value
         let ids = try #require(rows.latest).map(\.id)
         #expect(ids.count == 4)
         for (index, id) in ids.enumerated() {
@@ -243,10 +243,10 @@ struct ChannelListViewModelTests {
     @Test func loadingAgainAfterTheServerAnsweredAsksNothing() async throws {
         let fixture = try await EnvironmentFixture.make()
         let list = ChannelListViewModel(environment: fixture.environment)
-        await list.load()
+        await list.load().value
         let requests = fixture.server.requestCount
-        await list.load()
-        await list.loadMore()
+        await list.load().value
+        await list.loadMore().value
         #expect(fixture.server.requestCount == requests)
     }
 
@@ -254,7 +254,7 @@ struct ChannelListViewModelTests {
         let fixture = try await EnvironmentFixture.make()
         let list = ChannelListViewModel(environment: fixture.environment)
         let rows = list.rows.record()
-        await list.load()
+        await list.load().value
         let count = rows.count
         list.close()
         try await fixture.say("nobody is listening", in: "general", as: "alan")
@@ -267,7 +267,7 @@ struct ChannelListViewModelTests {
         var list: ChannelListViewModel? = ChannelListViewModel(environment: fixture.environment)
         weak let released = list
         let rows = try #require(list?.rows.record())
-        await list?.load()
+        await list?.load().value
         let count = rows.count
         list = nil
         #expect(released == nil, "the rows do not keep the view model")

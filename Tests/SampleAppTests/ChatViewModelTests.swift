@@ -25,7 +25,7 @@ struct ChatViewModelTests {
         let model = ChatViewModel(channelId: channelId, environment: fixture.environment, hugeGapThreshold: hugeGapThreshold)
         let chat = Chat(
             model: model, messages: model.messages.record(), status: model.status.record(), notices: model.notices.record())
-        if start { await model.start() }
+        if start { await model.start().value }
         return chat
     }
 
@@ -47,7 +47,7 @@ struct ChatViewModelTests {
         #expect(chat.messages.values == [[]])
 
         let hasPrevious = chat.model.hasPrevious.record()
-        await chat.model.start()
+        await chat.model.start().value
         let all = try await fixture.serverMessages("general")
         #expect(all.count > 20)
         #expect(chat.messages.latest == rows(all.suffix(20)))
@@ -63,7 +63,7 @@ struct ChatViewModelTests {
     @Test func aLaterStartShowsTheCachedMessagesThenTheServers() async throws {
         let fixture = try await EnvironmentFixture.make()
         let warm = ChatViewModel(channelId: "general", environment: fixture.environment)
-        await warm.start()
+        await warm.start().value
         warm.close()
         let cached = try await fixture.serverMessages("general")
         // A message the cache does not hear about.
@@ -73,7 +73,7 @@ struct ChatViewModelTests {
 
         let chat = await openChat(fixture, start: false)
         fixture.server.setLatency(.seconds(1))
-        let starting = Task { await chat.model.start() }
+        let starting = chat.model.start()
         let local = try await chat.status.next { $0.source == .local }
         #expect(local.isLoading)
         #expect(local.error == nil)
@@ -111,7 +111,7 @@ struct ChatViewModelTests {
 
         var pages = 0
         while chat.model.hasPrevious.data == true, pages < 10 {
-            await chat.model.loadPrevious()
+            await chat.model.loadPrevious().value
             pages += 1
             #expect(chat.messages.latest == rows(all.suffix(20 * (pages + 1))))
             #expect(chat.status.latest?.isLoading == false)
@@ -123,7 +123,7 @@ struct ChatViewModelTests {
         #expect(hasPrevious.values == [true, false])
 
         let requests = fixture.server.requestCount
-        await chat.model.loadPrevious()
+        await chat.model.loadPrevious().value
         #expect(fixture.server.requestCount == requests, "nothing older to load")
     }
 
@@ -134,18 +134,18 @@ struct ChatViewModelTests {
         let all = try await fixture.serverMessages("general")
         fixture.server.failRequests([.fetchPage], message: "pages are down")
         // The start cached one message more than it shows (its peek): a failing page shows it, with no error.
-        await chat.model.loadPrevious()
+        await chat.model.loadPrevious().value
         #expect(chat.messages.latest == rows(all.suffix(21)))
         #expect(chat.status.latest?.error == nil)
         #expect(hasPrevious.latest == true)
         // Nothing older is cached: now the failure shows.
-        await chat.model.loadPrevious()
+        await chat.model.loadPrevious().value
         #expect(chat.status.latest == ScreenStatus(isLoading: false, source: .fresh, error: "server failure: pages are down"))
         #expect(chat.messages.latest == rows(all.suffix(21)))
         #expect(hasPrevious.latest == true)
 
         fixture.server.resetFailures()
-        await chat.model.loadPrevious()
+        await chat.model.loadPrevious().value
         #expect(chat.status.latest == ScreenStatus(isLoading: false, source: .fresh))
         #expect(chat.messages.latest == rows(all))
         #expect(hasPrevious.latest == false)
@@ -158,7 +158,7 @@ struct ChatViewModelTests {
         let chat = await openChat(fixture)
         let before = try #require(chat.messages.latest)
         fixture.server.setLatency(.seconds(1))
-        let sending = Task { await chat.model.send("  hello world  ") }
+        let sending = chat.model.send("  hello world  ")
 
         let pending = try #require(try await chat.messages.next { $0.last?.text == "hello world" }.last)
         #expect(pending.state == .pending)
@@ -178,13 +178,76 @@ struct ChatViewModelTests {
         #expect(chat.status.latest?.error == nil)
     }
 
+    @Test func sendReturnsAtOnceAndMessagesReachTheServerInTheOrderTyped() async throws {
+        let fixture = try await EnvironmentFixture.make()
+        let chat = await openChat(fixture)
+        let texts = ["first", "second", "third"]
+        fixture.server.setLatency(.seconds(1))
+        let sends = texts.map { chat.model.send($0) }
+
+        // All three are pending before the server has answered anything.
+        let pending = try await chat.messages.value { rows in
+            texts.allSatisfy { text in rows.contains { $0.text == text && $0.state == .pending } }
+        }
+        #expect(pending.suffix(3).map(\.text) == texts, "shown in the order typed")
+        await fixture.clock.waitForSleepers(1)
+        #expect(try await fixture.serverMessages("general").contains { texts.contains($0.text) } == false)
+
+        fixture.server.setLatency(.zero)
+        fixture.clock.advance(by: .seconds(1))
+        for send in sends { await send.value }
+        let stored = try await fixture.serverMessages("general").map(\.text).filter { texts.contains($0) }
+        #expect(stored == texts, "one after the other, in the order typed")
+        let sent = try await chat.messages.value { rows in rows.suffix(3).allSatisfy { $0.state == .sent } }
+        #expect(sent.suffix(3).map(\.text) == texts)
+    }
+
+    @Test func aSendIsStoredLongBeforeTheServerAnswers() async throws {
+        let fixture = try await EnvironmentFixture.make()
+        let chat = await openChat(fixture)
+        #expect(chat.model.areSendsStored, "nothing sent yet")
+        fixture.server.setLatency(.seconds(1))
+        let sending = chat.model.send("stored first")
+        #expect(!chat.model.areSendsStored, "handed to the outbox, not yet on disk")
+        try await chat.messages.value { $0.last?.text == "stored first" && $0.last?.state == .pending }
+        #expect(chat.model.areSendsStored, "pending in the cache while the server holds the request")
+        let cached = try await fixture.client.store.read { connection in
+            try Message.read(SocialQuery<Message>.messages(channelId: "general", newestFirst: false).cacheQuery, from: connection)
+        }
+        #expect(cached.last?.text == "stored first")
+        #expect(cached.last?.sendingStatus == .pending)
+
+        await fixture.clock.waitForSleepers(1)
+        fixture.server.setLatency(.zero)
+        fixture.clock.advance(by: .seconds(1))
+        await sending.value
+        #expect(chat.model.areSendsStored)
+    }
+
+    @Test func leavingTheChatDoesNotStopASend() async throws {
+        let fixture = try await EnvironmentFixture.make()
+        var model: ChatViewModel? = ChatViewModel(channelId: "general", environment: fixture.environment)
+        await model?.start().value
+        fixture.server.setLatency(.seconds(1))
+        let sending = try #require(model?.send("sent after leaving"))
+        model?.close()
+        weak let released = model
+        model = nil
+        #expect(released == nil, "the send does not keep the view model")
+        await fixture.clock.waitForSleepers(1)
+        fixture.server.setLatency(.zero)
+        fixture.clock.advance(by: .seconds(1))
+        await sending.value
+        #expect(try await fixture.serverMessages("general").last?.text == "sent after leaving")
+    }
+
     @Test func blankTextIsNotSent() async throws {
         let fixture = try await EnvironmentFixture.make()
         let chat = await openChat(fixture)
         let deliveries = chat.messages.count
         let requests = fixture.server.requestCount
-        await chat.model.send("   ")
-        await chat.model.send("")
+        await chat.model.send("   ").value
+        await chat.model.send("").value
         try await fixture.settle()
         #expect(chat.messages.count == deliveries)
         #expect(fixture.server.requestCount == requests)
@@ -194,7 +257,7 @@ struct ChatViewModelTests {
         let fixture = try await EnvironmentFixture.make()
         let chat = await openChat(fixture)
         fixture.server.rejectMessages(containing: "forbidden", reason: "no forbidden words")
-        await chat.model.send("a forbidden word")
+        await chat.model.send("a forbidden word").value
 
         let failed = try #require(chat.messages.latest?.last)
         #expect(failed.text == "a forbidden word")
@@ -204,12 +267,12 @@ struct ChatViewModelTests {
         #expect(chat.status.latest?.error == nil, "a failed send is a notice; the failed row stays")
 
         // The rule stays until the server's failures are reset.
-        await chat.model.resendFailed()
+        await chat.model.resendFailed().value
         #expect(chat.messages.latest?.filter { $0.state == .failed }.map(\.text) == ["a forbidden word"])
         #expect(chat.notices.values == [notSent, notSent], "each failed attempt is told once")
 
         fixture.server.resetFailures()
-        await chat.model.resendFailed()
+        await chat.model.resendFailed().value
         let shown = try await chat.messages.value { $0.last?.state == .sent && $0.last?.text == "a forbidden word" }
         #expect(!shown.contains { $0.state != .sent })
         #expect(chat.notices.count == 2)
@@ -222,11 +285,11 @@ struct ChatViewModelTests {
         let chat = await openChat(fixture)
         let before = try #require(chat.messages.latest)
         fixture.server.rejectMessages(containing: "nope", reason: "not allowed")
-        await chat.model.send("nope one")
-        await chat.model.send("nope two")
+        await chat.model.send("nope one").value
+        await chat.model.send("nope two").value
         #expect(chat.messages.latest?.filter { $0.state == .failed }.map(\.text) == ["nope one", "nope two"])
 
-        await chat.model.discardFailed()
+        await chat.model.discardFailed().value
         #expect(chat.messages.latest == before)
         let cached = try await fixture.client.store.read { connection in
             try Message.read(SocialQuery<Message>.messages(channelId: "general", newestFirst: false).cacheQuery, from: connection)
@@ -234,7 +297,7 @@ struct ChatViewModelTests {
         #expect(!cached.contains { $0.text.hasPrefix("nope") }, "gone from the cache too")
 
         let deliveries = chat.messages.count
-        await chat.model.discardFailed()
+        await chat.model.discardFailed().value
         #expect(chat.messages.count == deliveries, "nothing left to discard")
     }
 
@@ -242,7 +305,7 @@ struct ChatViewModelTests {
         let fixture = try await EnvironmentFixture.make()
         let chat = await openChat(fixture)
         try await fixture.goOffline()
-        await chat.model.send("written offline")
+        await chat.model.send("written offline").value
         let pending = try #require(chat.messages.latest?.last)
         #expect(pending.text == "written offline")
         #expect(pending.state == .pending)
@@ -262,7 +325,7 @@ struct ChatViewModelTests {
         let fixture = try await EnvironmentFixture.make()
         let chat = await openChat(fixture)
         try await fixture.goOffline()
-        await chat.model.send("written offline")
+        await chat.model.send("written offline").value
         #expect(chat.status.latest?.error != nil)
         fixture.server.reconnect()
         _ = try await chat.messages.next { rows in rows.contains { $0.text == "written offline" && $0.state == .sent } }
@@ -366,7 +429,7 @@ struct ChatViewModelTests {
         chat.model.markRead()
         #expect(fixture.readMarkers.counts.data == [:], "nothing to mark before the channel is known")
 
-        await chat.model.start()
+        await chat.model.start().value
         let count = try await fixture.serverChannel("general").messageCount
         chat.model.markRead()
         #expect(fixture.readMarkers.readCount(of: "general") == count)
@@ -374,7 +437,7 @@ struct ChatViewModelTests {
         // A list of channels shows when the channel's update has reached the client's listeners.
         let list = ChannelListViewModel(environment: fixture.environment)
         let rows = list.rows.record()
-        await list.load()
+        await list.load().value
         try await fixture.say("one more", in: "general", as: "alan")
         _ = try await rows.next { $0.first { $0.id == "general" }?.lastMessage == "one more" }
         #expect(rows.latest?.first { $0.id == "general" }?.unreadCount == 1)
@@ -387,7 +450,7 @@ struct ChatViewModelTests {
         let fixture = try await EnvironmentFixture.make()
         fixture.server.setLatency(.seconds(1))
         let chat = await openChat(fixture, start: false)
-        let starting = Task { await chat.model.start() }
+        let starting = chat.model.start()
         await fixture.clock.waitForSleepers(1)
         chat.model.close()
         await starting.value
@@ -396,9 +459,9 @@ struct ChatViewModelTests {
 
         let deliveries = chat.messages.count
         try await fixture.say("after the close", in: "general", as: "alan")
-        await chat.model.send("not sent after the close")
-        await chat.model.start()
-        await chat.model.loadPrevious()
+        await chat.model.send("not sent after the close").value
+        await chat.model.start().value
+        await chat.model.loadPrevious().value
         try await fixture.settle()
         #expect(chat.messages.count == deliveries)
         #expect(try await fixture.serverMessages("general").last?.text == "after the close")

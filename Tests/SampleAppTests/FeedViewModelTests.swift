@@ -129,7 +129,7 @@ struct FeedViewModelTests {
         try await waitFresh(feed)
         let before = try #require(feed.posts.latest)
         fixture.server.setLatency(.seconds(1))
-        let posting = Task { await feed.model.post("  Hello feed  ") }
+        let posting = feed.model.post("  Hello feed  ")
 
         let syncing = try #require(try await feed.posts.next { $0.first?.text == "Hello feed" }.first)
         #expect(syncing.isSyncing)
@@ -151,7 +151,7 @@ struct FeedViewModelTests {
         let feed = openFeed(fixture)
         try await waitFresh(feed)
         let requests = fixture.server.requestCount
-        await feed.model.post("   ")
+        await feed.model.post("   ").value
         #expect(fixture.server.requestCount == requests)
     }
 
@@ -161,7 +161,7 @@ struct FeedViewModelTests {
         let feed = openFeed(fixture)
         try await waitFresh(feed)
         fixture.server.failRequests([.mutation], message: "writes are down")
-        await feed.model.post("doomed post")
+        await feed.model.post("doomed post").value
         return (fixture, feed)
     }
 

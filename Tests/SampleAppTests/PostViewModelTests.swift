@@ -114,7 +114,7 @@ struct PostViewModelTests {
     @Test func toggleReactionAddsThenTakesBackTheUsersReaction() async throws {
         let (fixture, post, screen) = try await openRichPost()
 
-        await screen.model.toggleReaction("  Applause ")
+        await screen.model.toggleReaction("  Applause ").value
         let added = try await screen.reactions.value { $0.contains { $0.name == "applause" } }
         #expect(added.first { $0.name == "applause" } == ReactionCount(name: "applause", count: 1, isMine: true))
         let reactionId = Reaction.makeID(targetType: .post, targetId: post.id, userId: "ada", name: "applause")
@@ -123,7 +123,7 @@ struct PostViewModelTests {
             == post.reactionCount + 1)
         #expect(added == (try await serverCounts(fixture, post.id)))
 
-        await screen.model.toggleReaction("applause")
+        await screen.model.toggleReaction("applause").value
         let removed = try await screen.reactions.value { !$0.contains { $0.name == "applause" } }
         #expect(try await fixture.server.record(Reaction.self, id: reactionId) == nil)
         #expect(removed == (try await serverCounts(fixture, post.id)))
@@ -131,15 +131,34 @@ struct PostViewModelTests {
         #expect(screen.status.latest?.error == nil)
     }
 
+    @Test func twoTogglesInARowReturnAtOnceAndAddThenTakeBackInThatOrder() async throws {
+        let (fixture, post, screen) = try await openRichPost()
+        let reactionId = Reaction.makeID(targetType: .post, targetId: post.id, userId: "ada", name: "applause")
+        fixture.server.setLatency(.seconds(1))
+        let add = screen.model.toggleReaction("applause")
+        let takeBack = screen.model.toggleReaction("applause")
+        // The reaction shows before the server answers; taking it back waits for that answer.
+        try await screen.reactions.value { $0.contains { $0.name == "applause" && $0.isMine } }
+        await fixture.clock.waitForSleepers(1)
+        #expect(try await fixture.server.record(Reaction.self, id: reactionId) == nil)
+        fixture.server.setLatency(.zero)
+        fixture.clock.advance(by: .seconds(1))
+        await add.value
+        await takeBack.value
+        #expect(try await fixture.server.record(Reaction.self, id: reactionId) == nil, "added, then taken back")
+        _ = try await screen.reactions.value { !$0.contains { $0.name == "applause" } }
+        #expect(screen.status.latest?.error == nil, "neither toggle failed")
+    }
+
     @Test func joiningAnotherUsersReactionCountsItAsMine() async throws {
         let (_, _, screen) = try await openRichPost()
         let theirs = try #require(screen.reactions.latest?.first { !$0.isMine })
 
-        await screen.model.toggleReaction(theirs.name)
+        await screen.model.toggleReaction(theirs.name).value
         let joined = try await screen.reactions.value { $0.contains { $0.name == theirs.name && $0.isMine } }
         #expect(joined.first { $0.name == theirs.name }?.count == theirs.count + 1)
 
-        await screen.model.toggleReaction(theirs.name)
+        await screen.model.toggleReaction(theirs.name).value
         let left = try await screen.reactions.value { $0.contains { $0.name == theirs.name && !$0.isMine } }
         #expect(left.first { $0.name == theirs.name } == theirs)
     }
@@ -149,7 +168,7 @@ struct PostViewModelTests {
         let before = try #require(screen.comments.latest)
 
         fixture.server.setLatency(.seconds(1))
-        let commenting = Task { await screen.model.comment("  Nice post  ") }
+        let commenting = screen.model.comment("  Nice post  ")
         let syncing = try #require(try await screen.comments.next { $0.last?.text == "Nice post" }.last)
         #expect(syncing.isSyncing)
         #expect(syncing.author == "ada")
@@ -171,8 +190,8 @@ struct PostViewModelTests {
     @Test func blankCommentsAndReactionsDoNothing() async throws {
         let (fixture, _, screen) = try await openRichPost()
         let requests = fixture.server.requestCount
-        await screen.model.comment("  ")
-        await screen.model.toggleReaction("   ")
+        await screen.model.comment("  ").value
+        await screen.model.toggleReaction("   ").value
         #expect(fixture.server.requestCount == requests)
     }
 
@@ -180,9 +199,9 @@ struct PostViewModelTests {
         let (fixture, post, screen) = try await openRichPost()
         fixture.server.failRequests([.mutation], message: "writes are down")
 
-        await screen.model.comment("doomed comment")
+        await screen.model.comment("doomed comment").value
         #expect(screen.status.latest?.error == "not commented: server failure: writes are down")
-        await screen.model.toggleReaction("applause")
+        await screen.model.toggleReaction("applause").value
         #expect(screen.status.latest?.error == "reaction not saved: server failure: writes are down")
         #expect(try await fixture.server.records(.comments(postId: post.id)).allSatisfy { $0.text != "doomed comment" })
         #expect(try await serverCounts(fixture, post.id).allSatisfy { $0.name != "applause" })
@@ -193,12 +212,12 @@ struct PostViewModelTests {
         let (fixture, post, screen) = try await openRichPost()
         let before = try #require(screen.reactions.latest)
         fixture.server.failRequests([.mutation], message: "writes are down")
-        await screen.model.toggleReaction("applause")
+        await screen.model.toggleReaction("applause").value
         try await fixture.settle()
         #expect(screen.reactions.latest == before, "the server refused it: the user did not react")
 
         fixture.server.resetFailures()
-        await screen.model.toggleReaction("applause")
+        await screen.model.toggleReaction("applause").value
         let reactionId = Reaction.makeID(targetType: .post, targetId: post.id, userId: "ada", name: "applause")
         #expect(try await fixture.server.record(Reaction.self, id: reactionId) != nil, "the second toggle adds it")
         #expect(screen.status.latest?.error == nil)
@@ -208,7 +227,7 @@ struct PostViewModelTests {
     func theErrorOfARefusedCommentSurvivesTheNextDelivery() async throws {
         let (fixture, post, screen) = try await openRichPost()
         fixture.server.failRequests([.mutation], message: "writes are down")
-        await screen.model.comment("doomed comment")
+        await screen.model.comment("doomed comment").value
         #expect(screen.status.latest?.error == "not commented: server failure: writes are down")
         try await fixture.server.perform(.createComment(postId: post.id, parentId: nil, text: "live comment"), as: "tim")
         _ = try await screen.comments.next { $0.contains { $0.text == "live comment" } }
@@ -220,7 +239,7 @@ struct PostViewModelTests {
         let (fixture, _, screen) = try await openRichPost()
         let before = try #require(screen.comments.latest)
         fixture.server.failRequests([.mutation], message: "writes are down")
-        await screen.model.comment("doomed comment")
+        await screen.model.comment("doomed comment").value
         try await fixture.settle()
         let rows = try #require(screen.comments.latest)
         #expect(rows.dropLast() == before[...])

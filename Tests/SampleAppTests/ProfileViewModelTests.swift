@@ -81,13 +81,13 @@ struct ProfileViewModelTests {
         let linus = open(fixture, "linus")
         let before = try await waitLoaded(fixture, linus)
 
-        await linus.model.toggleFollow()
+        await linus.model.toggleFollow().value
         let followed = try await linus.summary.value { $0.isFollowed && $0.followerCount == before.followerCount + 1 }
         #expect(followed == (try await serverSummary(fixture, "linus")))
         #expect(try await linus.followers.value { $0.contains("ada") }.first == "ada", "newest first")
         #expect(try await fixture.server.record(User.self, id: "ada")?.followingCount == 3)
 
-        await linus.model.toggleFollow()
+        await linus.model.toggleFollow().value
         let unfollowed = try await linus.summary.value { !$0.isFollowed && $0.followerCount == before.followerCount }
         #expect(unfollowed == before)
         #expect(unfollowed == (try await serverSummary(fixture, "linus")))
@@ -96,13 +96,38 @@ struct ProfileViewModelTests {
         #expect(linus.status.latest?.error == nil)
     }
 
+    @Test func twoTogglesInARowReturnAtOnceAndFollowThenUnfollowInThatOrder() async throws {
+        let fixture = try await EnvironmentFixture.make()
+        let linus = open(fixture, "linus")
+        let before = try await waitLoaded(fixture, linus)
+        fixture.server.setLatency(.seconds(1))
+        let follow = linus.model.toggleFollow()
+        let unfollow = linus.model.toggleFollow()
+        // The follow shows before the server answers; the unfollow waits for the follow's answer.
+        try await linus.summary.value { $0.isFollowed }
+        await fixture.clock.waitForSleepers(1)
+        #expect(try await fixture.server.record(Follow.self, id: Follow.makeID(followerId: "ada", followeeId: "linus")) == nil)
+        fixture.server.setLatency(.zero)
+        fixture.clock.advance(by: .seconds(1))
+        await follow.value
+        await unfollow.value
+        #expect(try await fixture.server.record(Follow.self, id: Follow.makeID(followerId: "ada", followeeId: "linus")) == nil,
+                "followed, then unfollowed")
+        #expect(try await linus.summary.value { !$0.isFollowed && $0.followerCount == before.followerCount } == before)
+        #expect(linus.status.latest?.error == nil, "neither toggle failed")
+
+        // Once both are done, the next toggle starts from what the screen shows: it follows.
+        await linus.model.toggleFollow().value
+        #expect(try await fixture.server.record(Follow.self, id: Follow.makeID(followerId: "ada", followeeId: "linus")) != nil)
+    }
+
     @Test func toggleFollowOnTheUsersOwnProfileDoesNothing() async throws {
         let fixture = try await EnvironmentFixture.make()
         let ada = open(fixture, "ada")
         let summary = try await waitLoaded(fixture, ada)
         let requests = fixture.server.requestCount
         let deliveries = ada.summary.count
-        await ada.model.toggleFollow()
+        await ada.model.toggleFollow().value
         try await fixture.settle()
         #expect(fixture.server.requestCount == requests)
         #expect(ada.summary.count == deliveries)
@@ -114,7 +139,7 @@ struct ProfileViewModelTests {
         let linus = open(fixture, "linus")
         try await waitLoaded(fixture, linus)
         fixture.server.failRequests([.mutation], message: "writes are down")
-        await linus.model.toggleFollow()
+        await linus.model.toggleFollow().value
         #expect(linus.status.latest?.error == "follow not changed: server failure: writes are down")
         #expect(try await fixture.server.record(Follow.self, id: Follow.makeID(followerId: "ada", followeeId: "linus")) == nil)
         try await fixture.settle()
@@ -127,13 +152,13 @@ struct ProfileViewModelTests {
         let linus = open(fixture, "linus")
         let before = try await waitLoaded(fixture, linus)
         fixture.server.failRequests([.mutation], message: "writes are down")
-        await linus.model.toggleFollow()
+        await linus.model.toggleFollow().value
         try await fixture.settle()
         #expect(linus.summary.latest == before, "ada does not follow linus")
         #expect(linus.followers.latest?.contains("ada") == false)
 
         fixture.server.resetFailures()
-        await linus.model.toggleFollow()
+        await linus.model.toggleFollow().value
         #expect(try await fixture.server.record(Follow.self, id: Follow.makeID(followerId: "ada", followeeId: "linus")) != nil,
                 "the retry follows")
         #expect(linus.status.latest?.error == nil)
@@ -144,7 +169,7 @@ struct ProfileViewModelTests {
         let linus = open(fixture, "linus")
         try await waitLoaded(fixture, linus)
         fixture.server.failRequests([.mutation], message: "writes are down")
-        await linus.model.toggleFollow()
+        await linus.model.toggleFollow().value
         fixture.server.resetFailures()
         _ = try await fixture.server.perform(.updateUser(displayName: nil, about: "Kernel.", avatarURL: nil), as: "linus")
         try await linus.summary.value { $0.about == "Kernel." }

@@ -70,7 +70,7 @@ struct SessionViewModelTests {
         let expected = try await twin.environment.others.act(times: 1)
         let session = SessionViewModel(environment: fixture.environment)
         let notices = session.notices.record()
-        await session.othersAct()
+        await session.othersAct().value
         #expect(notices.values == [expected.first])
         #expect(expected.count == 1)
     }
@@ -79,7 +79,7 @@ struct SessionViewModelTests {
         let fixture = try await EnvironmentFixture.make()
         let session = SessionViewModel(environment: fixture.environment)
         let notices = session.notices.record()
-        await session.othersAct(times: 3)
+        await session.othersAct(times: 3).value
         #expect(notices.values == ["others took 3 actions"])
         #expect(await fixture.environment.others.activity.actionCount == 3)
     }
@@ -91,7 +91,7 @@ struct SessionViewModelTests {
         }
         let session = SessionViewModel(environment: fixture.environment)
         let notices = session.notices.record()
-        await session.othersAct(times: 20)
+        await session.othersAct(times: 20).value
         #expect(notices.values == ["others could not act: rejected by the server: quiet please"])
     }
 
@@ -99,7 +99,7 @@ struct SessionViewModelTests {
         let fixture = try await EnvironmentFixture.make()
         let session = SessionViewModel(environment: fixture.environment)
         let notices = session.notices.record()
-        await session.reply("right back at you", in: "general")
+        await session.reply("right back at you", in: "general").value
         #expect(notices.values == ["alan replied in #general"])
         let newest = try #require(try await fixture.serverMessages("general").last)
         #expect(newest.text == "right back at you")
@@ -111,7 +111,7 @@ struct SessionViewModelTests {
         try await fixture.server.createChannel(id: "solo", displayName: "Solo", type: .community, memberIds: ["ada"])
         let session = SessionViewModel(environment: fixture.environment)
         let notices = session.notices.record()
-        await session.reply(nil, in: "solo")
+        await session.reply(nil, in: "solo").value
         #expect(notices.values == ["nobody could reply: invalid request: nobody else is a member of solo"])
     }
 
@@ -120,7 +120,7 @@ struct SessionViewModelTests {
         let before = try await fixture.serverChannel("ada-alan").messageCount
         let session = SessionViewModel(environment: fixture.environment)
         let notices = session.notices.record()
-        await session.flood(4, in: "ada-alan")
+        await session.flood(4, in: "ada-alan").value
         #expect(notices.values == ["others sent 4 messages in #ada-alan"])
         #expect(try await fixture.serverChannel("ada-alan").messageCount == before + 4)
     }
@@ -130,7 +130,7 @@ struct SessionViewModelTests {
         try await fixture.server.createChannel(id: "solo", displayName: "Solo", type: .community, memberIds: ["ada"])
         let session = SessionViewModel(environment: fixture.environment)
         let notices = session.notices.record()
-        await session.flood(3, in: "solo")
+        await session.flood(3, in: "solo").value
         #expect(notices.values == ["the flood stopped: invalid request: nobody else is a member of solo"])
     }
 

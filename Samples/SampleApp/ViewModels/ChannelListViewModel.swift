@@ -51,26 +51,37 @@ public final class ChannelListViewModel: ChannelCollectionDelegate {
     }
 
     /// Loads the first page: cached channels at once (local), then the server's (fresh).
-    public func load() async {
-        guard !collection.hasLoadedFromServer, statusData.data?.isLoading != true else { return }
-        await loadMore()
+    /// Returns at once, loading; ``rows`` and ``status`` tell how it goes.
+    ///
+    /// - Returns: the task loading it (for tests; the app does not wait).
+    @discardableResult
+    public func load() -> Task<Void, Never> {
+        guard !collection.hasLoadedFromServer, statusData.data?.isLoading != true else { return .finished }
+        return loadMore()
     }
 
-    /// Loads the next page of channels.
-    public func loadMore() async {
-        guard collection.hasMore, statusData.data?.isLoading != true else { return }
+    /// Loads the next page of channels. Returns at once, loading; ``rows`` and ``status`` tell
+    /// how it goes.
+    ///
+    /// - Returns: the task loading it (for tests; the app does not wait).
+    @discardableResult
+    public func loadMore() -> Task<Void, Never> {
+        guard collection.hasMore, statusData.data?.isLoading != true else { return .finished }
         statusData.update { $0.isLoading = true }
-        do {
-            try await collection.loadMore()
-            statusData.update {
-                $0.error = nil
-                $0.source = collection.hasLoadedFromServer ? .fresh : (collection.channels.isEmpty ? .nothing : .local)
+        let collection = self.collection
+        return Task { [statusData, hasMoreData] in
+            do {
+                try await collection.loadMore()
+                statusData.update {
+                    $0.error = nil
+                    $0.source = collection.hasLoadedFromServer ? .fresh : (collection.channels.isEmpty ? .nothing : .local)
+                }
+            } catch {
+                statusData.update { $0.error = ScreenStatus.describe(error) }
             }
-        } catch {
-            statusData.update { $0.error = ScreenStatus.describe(error) }
+            statusData.update { $0.isLoading = false }
+            hasMoreData.data = collection.hasMore
         }
-        statusData.update { $0.isLoading = false }
-        hasMoreData.data = collection.hasMore
     }
 
     /// The id of the channel on row `index` (from 0), if there is one.

@@ -16,12 +16,27 @@ public final class ChatViewModel: MessageCollectionDelegate {
     private let hugeGapThreshold: Int
     private let collectionData = MutableLiveData<MessageCollection>()
     private let statusData = MutableLiveData(data: ScreenStatus())
-    private var startWaiter: CheckedContinuation<Void, Never>?
+    /// Whether the collection's start is under way (until the server's answer).
+    private var isStarting = false
+    private var startWaiters: [CheckedContinuation<Void, Never>] = []
     private let noticeEvents = MutableLiveEvent<String>(whenUnobserved: .keep)
     private lazy var catchUps = CatchUpCounter { [weak self] total in
         self?.noticeEvents.send("caught up: \(total) message change\(total == 1 ? "" : "s") from the change log")
     }
     private var isClosed = false
+    /// The texts given to ``send(_:)`` and not yet handed to the outbox, oldest first.
+    private let unsent = Unsent()
+    /// How many messages were given to ``send(_:)``, how many of them the collection reported
+    /// stored as pending, and how many sends ended (sent or failed). The outbox stores and sends
+    /// them in the order given, so the first two counts say how many of the first ones are stored.
+    private var sendsGiven = 0
+    private var sendsStored = 0
+    private var sendsEnded = 0
+
+    /// A queue of texts the send tasks share (held by them, so that it outlives the view model).
+    private final class Unsent {
+        var texts: [String] = []
+    }
 
     /// The messages, oldest first: the server's, then the user's pending ones, then the failed ones.
     public let messages: LiveData<[MessageRow]>
@@ -65,90 +80,158 @@ public final class ChatViewModel: MessageCollectionDelegate {
     // MARK: Loading
 
     /// Starts the chat at the newest messages: the cached ones at once (local), then the
-    /// server's (fresh). Returns once the server has answered, or failed to.
-    public func start() async {
-        guard let collection, startWaiter == nil else { return }
+    /// server's (fresh). Returns at once, loading; ``status`` tells how it goes.
+    ///
+    /// - Returns: a task that ends once the server has answered, or failed to (for tests; the
+    ///   app does not wait).
+    @discardableResult
+    public func start() -> Task<Void, Never> {
+        guard let collection else { return .finished }
+        if isStarting { return startTask() }
+        isStarting = true
         statusData.update { $0.isLoading = true }
-        await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
-            startWaiter = waiter
-            collection.startCollection(cacheResultHandler: { [weak self] messages, error in
-                self?.statusData.update { status in
-                    if let error { status.error = ScreenStatus.describe(error) }
-                    if messages?.isEmpty == false { status.source = .local }
+        collection.startCollection(cacheResultHandler: { [weak self] messages, error in
+            self?.statusData.update { status in
+                if let error { status.error = ScreenStatus.describe(error) }
+                if messages?.isEmpty == false { status.source = .local }
+            }
+        }, apiResultHandler: { [weak self, weak collection] _, error in
+            // The answer of a collection replaced since (a huge gap) is not this chat's any more.
+            guard let self, let collection, collection === collectionData.data else { return }
+            statusData.update { status in
+                status.isLoading = false
+                if let error {
+                    status.error = ScreenStatus.describe(error)
+                } else {
+                    status.error = nil
+                    status.source = .fresh
                 }
-            }, apiResultHandler: { [weak self] _, error in
-                guard let self else { return }
-                statusData.update { status in
-                    status.isLoading = false
-                    if let error {
-                        status.error = ScreenStatus.describe(error)
-                    } else {
-                        status.error = nil
-                        status.source = .fresh
-                    }
-                }
-                resumeStart()
-            })
+            }
+            finishStart()
+        })
+        return startTask()
+    }
+
+    /// A task that ends when the start under way does.
+    private func startTask() -> Task<Void, Never> {
+        Task { @MainActor [weak self] in
+            await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
+                guard let self, self.isStarting else { return waiter.resume() }
+                self.startWaiters.append(waiter)
+            }
         }
     }
 
-    private func resumeStart() {
-        let waiter = startWaiter
-        startWaiter = nil
-        waiter?.resume()
+    private func finishStart() {
+        isStarting = false
+        let waiters = startWaiters
+        startWaiters = []
+        for waiter in waiters { waiter.resume() }
     }
 
     /// Loads the page of older messages; nothing when there are none or a page is loading.
-    public func loadPrevious() async {
-        guard let collection, collection.hasPrevious, statusData.data?.isLoading != true else { return }
+    /// Returns at once, loading; ``messages`` and ``status`` tell how it goes.
+    ///
+    /// - Returns: the task loading the page (for tests; the app does not wait).
+    @discardableResult
+    public func loadPrevious() -> Task<Void, Never> {
+        guard let collection, collection.hasPrevious, statusData.data?.isLoading != true else { return .finished }
         statusData.update { $0.isLoading = true }
-        do {
-            _ = try await collection.loadPrevious()
-            statusData.update { $0.error = nil }
-        } catch {
-            statusData.update { $0.error = ScreenStatus.describe(error) }
+        return Task { [statusData] in
+            do {
+                _ = try await collection.loadPrevious()
+                statusData.update { $0.error = nil }
+            } catch {
+                statusData.update { $0.error = ScreenStatus.describe(error) }
+            }
+            statusData.update { $0.isLoading = false }
         }
-        statusData.update { $0.isLoading = false }
     }
 
     // MARK: Sending
 
-    /// Sends `text`: it shows at once as pending, then as sent, or as failed, with a notice of the
-    /// reason.
+    /// Sends `text` and returns at once: the message shows as pending as soon as its copy is in
+    /// the cache (the outbox's, before anything goes to the server), then as sent, or as failed
+    /// with a notice of the reason.
+    ///
+    /// Messages reach the server in the order they were given to this method, one after the
+    /// other: the client's outbox sends them in the order it gets them, and each call's task
+    /// hands it the oldest text not yet handed over, so the order does not depend on which task
+    /// runs first. Leaving the chat does not stop a send.
     ///
     /// Offline, the message stays pending and is sent when the connection is back; the status
     /// says so until then.
-    public func send(_ text: String) async {
+    ///
+    /// - Returns: the task sending it, which ends once the server answered or the send failed
+    ///   (for tests; the app does not wait).
+    @discardableResult
+    public func send(_ text: String) -> Task<Void, Never> {
         let text = text.trimmingCharacters(in: .whitespaces)
-        guard !text.isEmpty, !isClosed else { return }
-        await deliver { try await $0.send(text, to: self.channelId) }
-    }
-
-    /// Sends every failed message again, oldest first.
-    public func resendFailed() async {
-        for message in collection?.failedMessages ?? [] {
-            await deliver { try await $0.resend(message) }
+        guard !text.isEmpty, !isClosed else { return .finished }
+        let channelId = self.channelId
+        let unsent = self.unsent
+        unsent.texts.append(text)
+        sendsGiven += 1
+        let send = deliver { try await $0.send(unsent.texts.removeFirst(), to: channelId) }
+        return Task { [weak self] in
+            await send.value
+            self?.sendsEnded += 1
         }
     }
 
-    /// Removes every failed message, from the screen and the cache.
-    public func discardFailed() async {
-        guard let failed = collection?.failedMessages, !failed.isEmpty else { return }
-        do {
-            _ = try await environment.client.messages.removeFailed(failed)
-        } catch {
-            statusData.update { $0.error = ScreenStatus.describe(error) }
+    // MARK: Stored sends
+
+    /// Whether every message given to ``send(_:)`` is stored in the cache (pending, or already
+    /// sent or failed): then quitting, even with `kill -9`, loses none of them. An app that quits
+    /// right after a send waits for it (``messages`` changes when it becomes true); never for
+    /// the server.
+    ///
+    /// A message is stored within a few milliseconds of its send: the outbox writes its pending
+    /// copy before anything goes to the server.
+    public var areSendsStored: Bool { max(sendsStored, sendsEnded) >= sendsGiven }
+
+    /// Sends every failed message again, oldest first, and returns at once: each shows as
+    /// pending, then as sent or failed.
+    ///
+    /// - Returns: a task that ends once every resend ended (for tests; the app does not wait).
+    @discardableResult
+    public func resendFailed() -> Task<Void, Never> {
+        let sends = (collection?.failedMessages ?? []).map { message in deliver { try await $0.resend(message) } }
+        return Task {
+            for send in sends { await send.value }
         }
     }
 
-    private func deliver(_ attempt: (MessageRepository) async throws -> Message) async {
-        do {
-            _ = try await attempt(environment.client.messages)
-            statusData.update { $0.error = nil }
-        } catch SocialAPIError.offline {
-            statusData.update { $0.error = Self.offlineError + ": the message will be sent when the connection is back" }
-        } catch {
-            noticeEvents.send("not sent: \(ScreenStatus.describe(error)) (/resend to try again)")
+    /// Removes every failed message, from the screen and the cache; returns at once.
+    ///
+    /// - Returns: the task removing them (for tests; the app does not wait).
+    @discardableResult
+    public func discardFailed() -> Task<Void, Never> {
+        guard let failed = collection?.failedMessages, !failed.isEmpty else { return .finished }
+        let messages = environment.client.messages
+        return Task { [weak self] in
+            do {
+                _ = try await messages.removeFailed(failed)
+            } catch {
+                self?.statusData.update { $0.error = ScreenStatus.describe(error) }
+            }
+        }
+    }
+
+    /// Starts `attempt` on the message repository in a task of its own; its outcome goes to the
+    /// status (offline) or the notices (a failure). The task holds the repository, not this view
+    /// model: a send goes on after the chat is left.
+    private func deliver(_ attempt: @escaping (MessageRepository) async throws -> Message) -> Task<Void, Never> {
+        let messages = environment.client.messages
+        return Task { [weak self] in
+            do {
+                _ = try await attempt(messages)
+                self?.statusData.update { $0.error = nil }
+            } catch SocialAPIError.offline {
+                self?.statusData.update { $0.error = Self.offlineError + ": the message will be sent when the connection is back" }
+            } catch {
+                self?.noticeEvents.send("not sent: \(ScreenStatus.describe(error)) (/resend to try again)")
+            }
         }
     }
 
@@ -166,7 +249,7 @@ public final class ChatViewModel: MessageCollectionDelegate {
         guard !isClosed else { return }
         isClosed = true
         collectionData.data?.dispose()
-        resumeStart()
+        finishStart()
     }
 
     static let offlineError = "offline"
@@ -189,6 +272,10 @@ public final class ChatViewModel: MessageCollectionDelegate {
     public func messageCollection(
         _ collection: MessageCollection, context: MessageContext, channel: Channel?, addedMessages: [Message]
     ) {
+        if context.source == .local, context.sendingStatus == .pending {
+            // The pending copies of the user's sends, just stored by the outbox.
+            sendsStored += addedMessages.filter { $0.userId == environment.userId }.count
+        }
         note(addedMessages.count, context)
     }
 
@@ -227,7 +314,8 @@ public final class ChatViewModel: MessageCollectionDelegate {
         collectionData.data = makeCollection()
         statusData.update { $0.source = .nothing }
         noticeEvents.send("huge gap: over \(hugeGapThreshold) changes missed; reloaded the newest messages")
-        Task { await self.start() }
+        finishStart()
+        start()
     }
 
     private func note(_ count: Int, _ context: MessageContext) {

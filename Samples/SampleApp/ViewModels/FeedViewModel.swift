@@ -88,19 +88,26 @@ public final class FeedViewModel {
         return posts[index].id
     }
 
-    /// Posts `text` in the shown community: it shows at once as syncing, then as stored, or as
-    /// failed with the reason in the status when the server refuses it.
-    public func post(_ text: String) async {
+    /// Posts `text` in the shown community and returns at once: it shows as syncing as soon as
+    /// its local copy is stored, then as stored, or as failed with the reason in the status when
+    /// the server refuses it.
+    ///
+    /// - Returns: the task posting it (for tests; the app does not wait).
+    @discardableResult
+    public func post(_ text: String) -> Task<Void, Never> {
         let text = text.trimmingCharacters(in: .whitespaces)
-        guard !text.isEmpty else { return }
-        let previous = actionError
-        do {
-            _ = try await environment.client.posts.create(text: text, in: .community, targetId: communityId)
-            actionError = nil
-        } catch {
-            actionError = "not posted: \(ScreenStatus.describe(error))"
+        guard !text.isEmpty else { return .finished }
+        let posts = environment.client.posts
+        let communityId = self.communityId
+        return Task { [weak self] in
+            let failure = await ScreenStatus.failure(of: "not posted") {
+                _ = try await posts.create(text: text, in: .community, targetId: communityId)
+            }
+            guard let self else { return }
+            let previous = actionError
+            actionError = failure
+            statusData.showActionError(failure, replacing: previous)
         }
-        statusData.showActionError(actionError, replacing: previous)
     }
 
     /// Stops following the collections.

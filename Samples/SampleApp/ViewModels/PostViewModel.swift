@@ -20,6 +20,10 @@ public final class PostViewModel {
     private let statusData = MutableLiveData(data: ScreenStatus(isLoading: true))
     private let hasMoreData = MutableLiveData(data: false)
     private var actionError: String?
+    /// The toggles of reactions, one after the other.
+    private let reactionActions = ActionQueue()
+    /// Whether each reaction is the user's once the toggles queued are done; empty when none is.
+    private var intendedReactions: [String: Bool] = [:]
 
     /// The post; nil until it is known.
     public var post: LiveData<PostRow> { postData }
@@ -55,6 +59,7 @@ public final class PostViewModel {
         tokens.append(reactionCollection.observe { [unowned self] collection, _, _ in
             reactionsData.data = Self.counts(collection.allObjects(), me: me)
         })
+        reactionActions.onIdle = { [weak self] in self?.intendedReactions = [:] }
     }
 
     /// Loads the next page of comments.
@@ -62,38 +67,54 @@ public final class PostViewModel {
         commentCollection.nextPage()
     }
 
-    /// Comments on the post: it shows at once as syncing, then as stored, or as failed with the
-    /// reason in the status when the server refuses it.
-    public func comment(_ text: String) async {
+    /// Comments on the post and returns at once: it shows as syncing as soon as its local copy
+    /// is stored, then as stored, or as failed with the reason in the status when the server
+    /// refuses it.
+    ///
+    /// - Returns: the task commenting (for tests; the app does not wait).
+    @discardableResult
+    public func comment(_ text: String) -> Task<Void, Never> {
         let text = text.trimmingCharacters(in: .whitespaces)
-        guard !text.isEmpty else { return }
-        await attempt("not commented") { try await $0.comments.create(text: text, postId: self.postId) }
-    }
-
-    /// Adds the user's reaction `name` to the post, or takes it back if it is there.
-    public func toggleReaction(_ name: String) async {
-        let name = name.trimmingCharacters(in: .whitespaces).lowercased()
-        guard !name.isEmpty else { return }
-        let mine = reactionsData.data?.first { $0.name == name }?.isMine ?? false
+        guard !text.isEmpty else { return .finished }
+        let comments = environment.client.comments
         let postId = self.postId
-        await attempt("reaction not saved") { client in
-            if mine {
-                try await client.reactions.remove(name, from: .post, targetId: postId)
-            } else {
-                try await client.reactions.add(name, to: .post, targetId: postId)
-            }
+        return Task { [weak self] in
+            let failure = await ScreenStatus.failure(of: "not commented") { _ = try await comments.create(text: text, postId: postId) }
+            self?.show(actionError: failure)
         }
     }
 
-    private func attempt<T>(_ failure: String, _ body: (SocialClient) async throws -> T) async {
-        let previous = actionError
-        do {
-            _ = try await body(environment.client)
-            actionError = nil
-        } catch {
-            actionError = "\(failure): \(ScreenStatus.describe(error))"
+    /// Adds the user's reaction `name` to the post, or takes it back if it is there, and returns
+    /// at once. Toggles of one post run one after the other, in the order given, each deciding
+    /// from the outcome the ones before it asked for: `/react like` twice adds then takes back.
+    ///
+    /// - Returns: the task of this toggle, which ends once the server answered (for tests).
+    @discardableResult
+    public func toggleReaction(_ name: String) -> Task<Void, Never> {
+        let name = name.trimmingCharacters(in: .whitespaces).lowercased()
+        guard !name.isEmpty else { return .finished }
+        let mine = intendedReactions[name] ?? reactionsData.data?.first { $0.name == name }?.isMine ?? false
+        intendedReactions[name] = !mine
+        let reactions = environment.client.reactions
+        let postId = self.postId
+        // The toggle goes to the server even if the post is left meanwhile.
+        return reactionActions.run { [weak self] in
+            let failure = await ScreenStatus.failure(of: "reaction not saved") {
+                if mine {
+                    try await reactions.remove(name, from: .post, targetId: postId)
+                } else {
+                    try await reactions.add(name, to: .post, targetId: postId)
+                }
+            }
+            self?.show(actionError: failure)
         }
-        statusData.showActionError(actionError, replacing: previous)
+    }
+
+    /// Shows the outcome of an action: its error, or none where the previous action's was.
+    private func show(actionError error: String?) {
+        let previous = actionError
+        actionError = error
+        statusData.showActionError(error, replacing: previous)
     }
 
     /// Reactions counted by name, most used first, then by name; one the server refused (still

@@ -20,6 +20,10 @@ public final class ProfileViewModel {
     private let statusData = MutableLiveData(data: ScreenStatus(isLoading: true))
     /// Why the last follow or unfollow failed; nil once one succeeds.
     private var actionError: String?
+    /// The follows and unfollows, one after the other.
+    private let followActions = ActionQueue()
+    /// Whether the user is followed once the toggles queued are done; nil when none is.
+    private var intendedFollow: Bool?
 
     /// The head of the profile; nil until the user is known.
     public var summary: LiveData<ProfileSummary> { summaryData }
@@ -49,6 +53,7 @@ public final class ProfileViewModel {
         // A follow the server refused stays cached, marked as an error: it is nobody's follow.
         tokens.append(followerCollection.bind(rows: followersData) { $0.syncState == .error ? nil : $0.followerId })
         tokens.append(followingCollection.bind(rows: followingData) { $0.syncState == .error ? nil : $0.followeeId })
+        followActions.onIdle = { [weak self] in self?.intendedFollow = nil }
     }
 
     private func publishSummary() {
@@ -70,22 +75,32 @@ public final class ProfileViewModel {
         return people.indices.contains(index) ? people[index] : nil
     }
 
-    /// Follows the user, or unfollows them if followed; nothing on the user's own profile.
-    public func toggleFollow() async {
-        guard userId != environment.userId else { return }
+    /// Follows the user, or unfollows them if followed, and returns at once; nothing on the
+    /// user's own profile. Toggles run one after the other, in the order given, each deciding
+    /// from the outcome the ones before it asked for: `/follow` twice follows then unfollows.
+    ///
+    /// - Returns: the task of this toggle, which ends once the server answered (for tests).
+    @discardableResult
+    public func toggleFollow() -> Task<Void, Never> {
+        guard userId != environment.userId else { return .finished }
         let follows = environment.client.follows
-        let previous = actionError
-        do {
-            if isFollowed {
-                try await follows.unfollow(userId)
-            } else {
-                try await follows.follow(userId)
+        let userId = self.userId
+        let follow = !(intendedFollow ?? isFollowed)
+        intendedFollow = follow
+        // The toggle goes to the server even if the profile is left meanwhile.
+        return followActions.run { [weak self] in
+            let failure = await ScreenStatus.failure(of: "follow not changed") {
+                if follow {
+                    try await follows.follow(userId)
+                } else {
+                    try await follows.unfollow(userId)
+                }
             }
-            actionError = nil
-        } catch {
-            actionError = "follow not changed: \(ScreenStatus.describe(error))"
+            guard let self else { return }
+            let previous = actionError
+            actionError = failure
+            statusData.showActionError(failure, replacing: previous)
         }
-        statusData.showActionError(actionError, replacing: previous)
     }
 
     /// Stops following the profile and its lists.

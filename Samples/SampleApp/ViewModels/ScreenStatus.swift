@@ -45,4 +45,15 @@ public struct ScreenStatus: Sendable, Hashable {
     public static func describe(_ error: any Error) -> String {
         String(describing: error)
     }
+
+    /// Runs a user's action; returns why it failed, as "`action`: the error", or nil when it did not.
+    @MainActor
+    static func failure(of action: String, _ body: @MainActor () async throws -> Void) async -> String? {
+        do {
+            try await body()
+            return nil
+        } catch {
+            return "\(action): \(describe(error))"
+        }
+    }
 }

@@ -54,33 +54,54 @@ public final class SessionViewModel {
         noticeEvents.send("online: catching up with the change log")
     }
 
-    /// Makes the other users take `times` random actions now.
-    public func othersAct(times: Int = 1) async {
-        do {
-            let done = try await environment.others.act(times: times)
-            noticeEvents.send(done.count == 1 ? done[0] : "others took \(done.count) actions")
-        } catch {
-            noticeEvents.send("others could not act: \(ScreenStatus.describe(error))")
+    /// Makes the other users take `times` random actions now; returns at once, and tells what
+    /// they did in a notice.
+    ///
+    /// - Returns: the task doing it (for tests; the app does not wait).
+    @discardableResult
+    public func othersAct(times: Int = 1) -> Task<Void, Never> {
+        let others = environment.others
+        return Task { [noticeEvents] in
+            do {
+                let done = try await others.act(times: times)
+                noticeEvents.send(done.count == 1 ? done[0] : "others took \(done.count) actions")
+            } catch {
+                noticeEvents.send("others could not act: \(ScreenStatus.describe(error))")
+            }
         }
     }
 
-    /// Makes another member of `channelId` say `text` (a stock reply when nil).
-    public func reply(_ text: String?, in channelId: String) async {
-        do {
-            let speaker = try await environment.others.reply(text, in: channelId)
-            noticeEvents.send("\(speaker) replied in #\(channelId)")
-        } catch {
-            noticeEvents.send("nobody could reply: \(ScreenStatus.describe(error))")
+    /// Makes another member of `channelId` say `text` (a stock reply when nil); returns at once,
+    /// and tells who replied in a notice.
+    ///
+    /// - Returns: the task doing it (for tests; the app does not wait).
+    @discardableResult
+    public func reply(_ text: String?, in channelId: String) -> Task<Void, Never> {
+        let others = environment.others
+        return Task { [noticeEvents] in
+            do {
+                let speaker = try await others.reply(text, in: channelId)
+                noticeEvents.send("\(speaker) replied in #\(channelId)")
+            } catch {
+                noticeEvents.send("nobody could reply: \(ScreenStatus.describe(error))")
+            }
         }
     }
 
-    /// Makes the other members of `channelId` send `count` messages at once.
-    public func flood(_ count: Int, in channelId: String) async {
-        do {
-            try await environment.others.flood(count, in: channelId)
-            noticeEvents.send("others sent \(count) messages in #\(channelId)")
-        } catch {
-            noticeEvents.send("the flood stopped: \(ScreenStatus.describe(error))")
+    /// Makes the other members of `channelId` send `count` messages at once; returns at once,
+    /// and tells when they are sent in a notice.
+    ///
+    /// - Returns: the task doing it (for tests; the app does not wait).
+    @discardableResult
+    public func flood(_ count: Int, in channelId: String) -> Task<Void, Never> {
+        let others = environment.others
+        return Task { [noticeEvents] in
+            do {
+                try await others.flood(count, in: channelId)
+                noticeEvents.send("others sent \(count) messages in #\(channelId)")
+            } catch {
+                noticeEvents.send("the flood stopped: \(ScreenStatus.describe(error))")
+            }
         }
     }
 }

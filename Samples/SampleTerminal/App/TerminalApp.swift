@@ -4,8 +4,16 @@ import SampleApp
 /// The terminal app: reads commands, hands them to the screen shown or to the session, and
 /// draws a ``Frame`` whenever a view reports a change.
 ///
-/// The app owns the ``Navigator`` and the session's view model; each screen owns its view
-/// model. Drawing is coalesced: many changes in one turn of the main actor make one frame.
+/// The app owns the ``Navigator``, the session's view model and the notice line's; each screen
+/// owns its view model. Drawing is coalesced: many changes in one turn of the main actor make one
+/// frame.
+///
+/// No command waits for the server: ``execute(_:)`` is synchronous. Navigation happens at once
+/// and the new screen loads behind it; a command that needs the server (a send, a page, a
+/// reaction) starts its work through a view model and returns, and the screen shows the
+/// progress and the outcome as the view model's data changes (pending then sent, loading then
+/// fresh, an error in the notice line). So the input loop reads, echoes and runs the next
+/// keystroke or command at once, whatever the server's latency.
 @MainActor
 public final class TerminalApp {
     /// The services the view models use.
@@ -16,9 +24,15 @@ public final class TerminalApp {
     public let navigator = Navigator()
     /// The last frame drawn.
     public private(set) var lastFrame: Frame?
-    /// The notice line: the latest notice of the session, the screen shown, or a command, or
-    /// the screen's error when it changes.
-    public private(set) var notice = ""
+    /// The notice line's view model: the latest notice of the session, the screen shown, or a
+    /// command, or the screen's error when it changes; each expires after a while.
+    public let noticeLine: NoticeViewModel
+    /// The notice line as drawn: the latest notice while it lasts, else the error of the screen
+    /// shown (which lasts as long as the error does).
+    public var notice: String {
+        let latest = noticeLine.text.data ?? ""
+        return latest.isEmpty ? navigator.top?.status.error ?? "" : latest
+    }
     private let output: any ScreenOutput
     private let echoesCommands: Bool
     private var editor = LineEditor()
@@ -31,6 +45,7 @@ public final class TerminalApp {
     private var nextWaiter = 0
     private var onlineObserver: Observer<Bool?>?
     private var noticeObserver: Observer<String>?
+    private var noticeLineObserver: Observer<String?>?
 
     private struct Waiter {
         var condition: @MainActor (TerminalApp) -> Bool
@@ -44,27 +59,34 @@ public final class TerminalApp {
     ///   - environment: the services.
     ///   - output: where frames are drawn.
     ///   - echoesCommands: whether each command is printed before it runs (plain output).
-    public init(environment: SampleEnvironment, output: any ScreenOutput, echoesCommands: Bool) {
+    ///   - noticeLine: the notice line (by default, notices last ``NoticeViewModel/defaultLifetime``
+    ///     of wall time; tests give one on a manual clock).
+    public init(
+        environment: SampleEnvironment, output: any ScreenOutput, echoesCommands: Bool, noticeLine: NoticeViewModel? = nil
+    ) {
         self.environment = environment
         self.session = SessionViewModel(environment: environment)
+        self.noticeLine = noticeLine ?? NoticeViewModel()
         self.output = output
         self.echoesCommands = echoesCommands
     }
 
     // MARK: Running
 
-    /// Shows the channel list and loads it.
-    public func start() async {
+    /// Shows the channel list, which loads behind it; returns at once.
+    public func start() {
         // Weakly: the navigator and the session are public, and may outlive the app.
         navigator.onChange = { [weak self] in self?.setNeedsDisplay() }
         navigator.onNotice = { [weak self] in self?.say($0) }
         onlineObserver = session.isOnline.observeForever { [weak self] _ in self?.setNeedsDisplay() }
         // The launch notice, sent before anyone observed, was kept for this first observer.
         noticeObserver = session.notices.observeForever { [weak self] in self?.say($0) }
-        _ = await execute(.channels)
+        noticeLineObserver = noticeLine.text.observeForever { [weak self] _ in self?.setNeedsDisplay() }
+        _ = execute(.channels)
     }
 
-    /// Runs commands from `input` until the user quits or the input ends.
+    /// Runs commands from `input` until the user quits or the input ends; then waits, briefly,
+    /// until the messages just sent are stored (``areSendsStored``).
     public func run(_ input: AsyncStream<InputEvent>) async {
         for await event in input {
             let command: Command
@@ -82,8 +104,17 @@ public final class TerminalApp {
             }
             if case .line(let line) = event, echoesCommands { output.log("> \(line)") }
             setNeedsDisplay()
-            guard await execute(command) else { break }
+            guard execute(command) else { break }
         }
+        // A message typed just before `/quit` (or the end of a script) is in the outbox, but its
+        // pending copy may not be on disk yet: a few milliseconds, never the server's answer.
+        _ = await waitUntil(timeout: .seconds(2)) { $0.areSendsStored }
+    }
+
+    /// Whether every message sent from the chats open is stored in the cache (pending, or
+    /// already sent): quitting now loses none of them.
+    public var areSendsStored: Bool {
+        navigator.views.allSatisfy { ($0 as? ChatView)?.viewModel.areSendsStored ?? true }
     }
 
     /// Plays `script`, one step after the other, each step waiting until its condition holds.
@@ -100,7 +131,7 @@ public final class TerminalApp {
             render()
             if pause > .zero { try? await Task.sleep(for: pause / 2) }
             demoInput = nil
-            guard await execute(Command(parsing: step.command)) else { return true }
+            guard execute(Command(parsing: step.command)) else { return true }
             guard await waitUntil(step.until) else {
                 output.log("demo: the step \"\(step.command)\" did not reach \"\(step.expectation)\" in time")
                 return false
@@ -113,6 +144,7 @@ public final class TerminalApp {
     public func shutdown() {
         if let onlineObserver { session.isOnline.remove(observer: onlineObserver) }
         if let noticeObserver { session.notices.remove(observer: noticeObserver) }
+        if let noticeLineObserver { noticeLine.text.remove(observer: noticeLineObserver) }
         navigator.closeAll()
         environment.shutdown()
         output.finish()
@@ -120,10 +152,12 @@ public final class TerminalApp {
 
     // MARK: Commands
 
-    /// Runs one command.
+    /// Runs one command and returns at once: it never waits for the server. A screen that needs
+    /// loading is shown first and loads behind; work for the server is started, and its progress
+    /// and outcome show in later frames.
     ///
     /// - Returns: false when the app should quit.
-    public func execute(_ command: Command) async -> Bool {
+    public func execute(_ command: Command) -> Bool {
         switch command {
         case .quit:
             return false
@@ -134,48 +168,48 @@ public final class TerminalApp {
         case .back:
             if !navigator.pop() { say("nothing to go back to: /quit quits") }
         case .channels:
-            await showChannels()
+            showChannels()
         case .feed(let community):
             navigator.select(.feed) { FeedView(viewModel: FeedViewModel(environment: environment)) }
-            if let community { await perform(navigator.top?.handle(.feed(community))) }
+            if let community { perform(navigator.top?.handle(.feed(community))) }
         case .profile(let userId):
             navigator.select(.profile) { ProfileView(viewModel: ProfileViewModel(userId: session.userId, environment: environment)) }
-            if let userId, userId != session.userId { await perform(.openProfile(userId: userId)) }
+            if let userId, userId != session.userId { perform(.openProfile(userId: userId)) }
         case .offline:
             session.goOffline()
         case .online:
             session.goOnline()
         case .others(let times):
-            await session.othersAct(times: times)
+            session.othersAct(times: times)
         case .reply(let text):
             guard let chat = navigator.top as? ChatView else { return say("open a chat first: /reply answers there") }
-            await session.reply(text, in: chat.viewModel.channelId)
+            session.reply(text, in: chat.viewModel.channelId)
         case .flood(let count):
             guard let chat = navigator.top as? ChatView else { return say("open a chat first: /flood writes there") }
-            await session.flood(count, in: chat.viewModel.channelId)
+            session.flood(count, in: chat.viewModel.channelId)
         case .unknown(let text):
             say("unknown command \(text): ? shows the help")
         default:
-            guard let top = navigator.top, let action = await top.handle(command) else {
+            guard let top = navigator.top, let action = top.handle(command) else {
                 return say(Self.refusal(of: command))
             }
-            await perform(action)
+            perform(action)
         }
         setNeedsDisplay()
         return true
     }
 
-    private func showChannels() async {
+    private func showChannels() {
         var made: ChannelListView?
         navigator.select(.channels) {
             let view = ChannelListView(viewModel: ChannelListViewModel(environment: environment))
             made = view
             return view
         }
-        await made?.load()
+        made?.load()
     }
 
-    private func perform(_ action: ViewAction?) async {
+    private func perform(_ action: ViewAction?) {
         switch action {
         case nil, .done?:
             break
@@ -184,7 +218,7 @@ public final class TerminalApp {
         case .openChat(let channelId)?:
             let view = ChatView(viewModel: ChatViewModel(channelId: channelId, environment: environment))
             navigator.push(view)
-            await view.start()
+            view.start()
         case .openPost(let postId)?:
             navigator.push(PostView(viewModel: PostViewModel(postId: postId, environment: environment)))
         case .openProfile(let userId)?:
@@ -194,8 +228,7 @@ public final class TerminalApp {
 
     @discardableResult
     private func say(_ text: String) -> Bool {
-        notice = text
-        setNeedsDisplay()
+        noticeLine.show(text)
         return true
     }
 
@@ -244,9 +277,15 @@ public final class TerminalApp {
         if let top {
             let key = ObjectIdentifier(top)
             let current = top.status.error ?? ""
+            if let previous = seenErrors[key], previous != current {
+                // An error that no longer holds leaves the notice line at once.
+                if !previous.isEmpty, noticeLine.text.data == previous { noticeLine.clear() }
+            }
             if seenErrors[key] != current {
                 seenErrors[key] = current
-                if !current.isEmpty { notice = current }
+                // A new error shows at once, over an older notice; once the notice line expires,
+                // the error shows for as long as it holds.
+                if !current.isEmpty { noticeLine.show(current) }
             }
         }
         let tabs = Navigator.Tab.allCases.map { $0 == navigator.tab ? "[\($0.rawValue)]" : " \($0.rawValue) " }

@@ -32,13 +32,13 @@ public final class ChannelListView: ScreenView {
         return Array(lines.prefix(height))
     }
 
-    override public func handle(_ command: Command) async -> ViewAction? {
+    override public func handle(_ command: Command) -> ViewAction? {
         switch command {
         case .open(let key):
             guard let id = id(opening: key, row: viewModel.channelId(at:)) else { return .say("there is no channel \(key)") }
             return .openChat(channelId: id)
         case .more:
-            await viewModel.loadMore()
+            viewModel.loadMore()
             return .done
         default:
             return nil
@@ -47,8 +47,8 @@ public final class ChannelListView: ScreenView {
 
     override public func close() { viewModel.close() }
 
-    /// Loads the first page.
-    public func load() async { await viewModel.load() }
+    /// Starts loading the first page.
+    public func load() { viewModel.load() }
 }
 
 extension String {

@@ -12,6 +12,8 @@ public final class ChatView: ScreenView {
     /// How many rows the view is scrolled up from the newest.
     private var scrollOffset = 0
     private var lastHeight = 18
+    /// Whether `/more` is waiting for a page of older messages, to scroll up once it is in.
+    private var scrollsBackWhenLoaded = false
 
     /// Creates the view and starts observing `viewModel`.
     public init(viewModel: ChatViewModel) {
@@ -25,6 +27,11 @@ public final class ChatView: ScreenView {
         bind(viewModel.title) { [unowned self] in name = $0 ?? viewModel.channelId }
         bind(viewModel.hasPrevious) { [unowned self] in hasPrevious = $0 ?? false }
         bindStatus(viewModel.status)
+        bind(viewModel.status) { [unowned self] status in
+            guard scrollsBackWhenLoaded, status?.isLoading == false else { return }
+            scrollsBackWhenLoaded = false
+            scrollBack()
+        }
         bindNotices(viewModel.notices)
     }
 
@@ -55,37 +62,47 @@ public final class ChatView: ScreenView {
         return TextLayout.fit(head + row.text + suffix, width: width)
     }
 
-    override public func handle(_ command: Command) async -> ViewAction? {
+    override public func handle(_ command: Command) -> ViewAction? {
         switch command {
         case .say(let text):
             scrollOffset = 0
-            await viewModel.send(text)
+            viewModel.send(text)
         case .more:
             let total = rows.count + (hasPrevious ? 1 : 0)
             if scrollOffset + lastHeight < total {
                 scrollOffset = min(scrollOffset + lastHeight - 1, total - lastHeight)
                 onChange()
             } else {
-                await viewModel.loadPrevious()
-                let grown = rows.count + (hasPrevious ? 1 : 0)
-                scrollOffset = max(0, min(scrollOffset + lastHeight - 1, grown - lastHeight))
-                onChange()
+                // Older messages: the page loads behind, and the view scrolls up once it is in.
+                viewModel.loadPrevious()
+                if status.isLoading {
+                    scrollsBackWhenLoaded = true
+                } else {
+                    scrollBack()
+                }
             }
         case .newer:
             scrollOffset = max(0, scrollOffset - (lastHeight - 1))
             onChange()
         case .resend:
-            await viewModel.resendFailed()
+            viewModel.resendFailed()
         case .discard:
-            await viewModel.discardFailed()
+            viewModel.discardFailed()
         default:
             return nil
         }
         return .done
     }
 
+    /// Scrolls up a page, as far as the rows go.
+    private func scrollBack() {
+        let total = rows.count + (hasPrevious ? 1 : 0)
+        scrollOffset = max(0, min(scrollOffset + lastHeight - 1, total - lastHeight))
+        onChange()
+    }
+
     override public func close() { viewModel.close() }
 
-    /// Starts the chat.
-    public func start() async { await viewModel.start() }
+    /// Starts the chat: it loads behind, and the view shows how it goes.
+    public func start() { viewModel.start() }
 }

@@ -38,7 +38,7 @@ public final class FeedView: ScreenView {
         return Array(lines.prefix(height))
     }
 
-    override public func handle(_ command: Command) async -> ViewAction? {
+    override public func handle(_ command: Command) -> ViewAction? {
         switch command {
         case .open(let key):
             guard let id = id(opening: key, row: viewModel.postId(at:)) else { return .say("there is no post \(key)") }
@@ -48,7 +48,7 @@ public final class FeedView: ScreenView {
         case .more:
             viewModel.loadMore()
         case .say(let text):
-            await viewModel.post(text)
+            viewModel.post(text)
         default:
             return nil
         }

@@ -39,10 +39,10 @@ public final class PostView: ScreenView {
         return Array(lines.prefix(height))
     }
 
-    override public func handle(_ command: Command) async -> ViewAction? {
+    override public func handle(_ command: Command) -> ViewAction? {
         switch command {
-        case .say(let text): await viewModel.comment(text)
-        case .react(let name): await viewModel.toggleReaction(name)
+        case .say(let text): viewModel.comment(text)
+        case .react(let name): viewModel.toggleReaction(name)
         case .more: viewModel.loadMoreComments()
         default: return nil
         }

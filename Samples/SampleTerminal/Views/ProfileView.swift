@@ -36,13 +36,13 @@ public final class ProfileView: ScreenView {
         return Array(lines.prefix(height))
     }
 
-    override public func handle(_ command: Command) async -> ViewAction? {
+    override public func handle(_ command: Command) -> ViewAction? {
         switch command {
         case .open(let key):
             guard let id = id(opening: key, row: viewModel.userId(at:)) else { return .say("there is no person \(key)") }
             return .openProfile(userId: id)
         case .follow:
-            await viewModel.toggleFollow()
+            viewModel.toggleFollow()
             return .done
         default:
             return nil

@@ -39,10 +39,12 @@ open class ScreenView: LifecycleOwner {
     /// Hints of the screen's own commands, shown in the status line.
     open var hints: String { "" }
 
-    /// Handles a command meant for this screen.
+    /// Handles a command meant for this screen, at once: a command that needs the server starts
+    /// its work through the view model and returns; the screen shows how it goes as the view
+    /// model's data changes.
     ///
     /// - Returns: what the app should do next, or nil when the screen does not handle it.
-    open func handle(_ command: Command) async -> ViewAction? { nil }
+    open func handle(_ command: Command) -> ViewAction? { nil }
 
     /// Called once when the user leaves the screen for good, before it is destroyed: close the view model.
     open func close() {}

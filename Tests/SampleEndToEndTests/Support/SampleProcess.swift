@@ -303,6 +303,15 @@ final class SampleProcess: @unchecked Sendable {
 
     // MARK: Exit
 
+    /// Kills the app with SIGKILL, as `kill -9` or a crash would: nothing of it runs afterwards.
+    /// Waits until it has exited and its outputs ended.
+    ///
+    /// - Returns: everything printed on standard output.
+    func kill() async -> String {
+        if process.isRunning { Foundation.kill(process.processIdentifier, SIGKILL) }
+        return await finish().output
+    }
+
     /// Closes the app's input (on which it quits) and waits until it exits and its outputs end;
     /// a cancelled test (its time limit) terminates it.
     ///
