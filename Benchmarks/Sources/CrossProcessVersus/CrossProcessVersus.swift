@@ -8,6 +8,7 @@ import Foundation
 ///
 ///     swift run -c release CrossProcessVersus          # 1,000 commits, 10 s idle, 50,000 messages
 ///     swift run -c release CrossProcessVersus quick    # for CI: 200 commits, 2 s idle, 5,000 messages
+///     swift run -c release CrossProcessVersus [quick] --poll 50  # B's stores check every 50 ms
 ///     CrossProcessVersus writer spaced|burst FILE …    # process A (started by the run)
 ///     CrossProcessVersus idle KIND FILE SECONDS        # an idle watcher (started by the run)
 @main
@@ -29,8 +30,14 @@ struct CrossProcessVersus {
                 try await Writer.run(Array(arguments.dropFirst()))
             case "idle":
                 try await Scenarios.idleChild(Array(arguments.dropFirst()))
-            case nil, "quick", "full":
-                let settings = arguments.first == "quick" ? Settings.quick : Settings.full
+            case nil, "quick", "full", "--poll":
+                var settings = arguments.first == "quick" ? Settings.quick : Settings.full
+                if let flag = arguments.firstIndex(of: "--poll") {
+                    guard flag + 1 < arguments.count, let milliseconds = Int(arguments[flag + 1]), milliseconds > 0 else {
+                        throw Writer.Usage.wrong(arguments)
+                    }
+                    settings.pollMilliseconds = milliseconds
+                }
                 var report = Report(settings: settings)
                 report.cores = ProcessInfo.processInfo.activeProcessorCount
                 let folder = try progress.scratchFolder(settings.name)

@@ -10,9 +10,15 @@ import LiveSocial
 enum Fixture {
     static let channel = "cross-process"
 
-    /// Opens (creating) a cache file with the social schema, at the default settings.
-    static func open(_ url: URL) throws -> LiveStore {
-        try LiveStore(location: .file(url), migrations: LiveSocialSchema.migrations)
+    /// Opens (creating) a cache file with the social schema, at the default settings, or
+    /// checking for other processes' commits every `pollMilliseconds`.
+    static func open(_ url: URL, pollMilliseconds: Int? = nil) throws -> LiveStore {
+        guard let pollMilliseconds else {
+            return try LiveStore(location: .file(url), migrations: LiveSocialSchema.migrations)
+        }
+        return try LiveStore(
+            location: .file(url), migrations: LiveSocialSchema.migrations,
+            externalChanges: .polling(every: .milliseconds(pollMilliseconds)))
     }
 
     /// Creates the file at `url` with the seed message, and closes it.

@@ -9,7 +9,7 @@ struct Report {
     var throughput: Scenarios.Throughput?
 
     func text() -> String {
-        var lines = ["CrossProcessVersus (\(settings.name)): process A (a child) writes to a cache file with its own "
+        var lines = ["CrossProcessVersus (\(settings.name), B's stores at \(settings.detection)): process A (a child) writes to a cache file with its own "
             + "LiveStore; process B (this one) watches the same file. \(cores) cores."]
 
         lines += ["", "1. Latency: from a commit in process A to the observer call in process B, "
@@ -19,7 +19,7 @@ struct Report {
         lines += ["| watcher in process B | commits seen | p50 | p99 | max | observer calls |", "|---|---:|---:|---:|---:|---:|"]
         for result in latency {
             let values = result.milliseconds
-            lines.append("| \(result.kind.title) | \(grouped(result.seen)) of \(grouped(settings.commits)) | "
+            lines.append("| \(result.kind.title(settings.detection)) | \(grouped(result.seen)) of \(grouped(settings.commits)) | "
                 + "\(formatted(Statistics.median(values))) | \(formatted(Statistics.percentile(values, 99))) | "
                 + "\(formatted(values.max() ?? .nan)) | \(grouped(result.deliveries)) |")
         }
@@ -30,7 +30,7 @@ struct Report {
         let baseline = idle.first { $0.kind == WatcherKind.none }?.share ?? .nan
         for result in idle {
             let above = result.kind == WatcherKind.none ? "" : percent(result.share - baseline)
-            lines.append("| \(result.kind.title) | \(formatted(result.cpuSeconds * 1_000)) | \(percent(result.share)) | \(above) | "
+            lines.append("| \(result.kind.title(settings.detection)) | \(formatted(result.cpuSeconds * 1_000)) | \(percent(result.share)) | \(above) | "
                 + "\(grouped(result.calls)) |")
         }
 
@@ -55,10 +55,10 @@ struct Report {
         func verdict(_ met: Bool) -> String { met ? "met" : "NOT met" }
         if let live = latency.first(where: { $0.kind == .live }) {
             if live.seen == 0 {
-                lines.append("- latency p99 at most 20 ms at the default settings: n/a, B's LiveStore saw none of A's commits")
+                lines.append("- latency p99 at most 20 ms at the default settings (here \(settings.detection)): n/a, B's LiveStore saw none of A's commits")
             } else {
                 let p99 = Statistics.percentile(live.milliseconds, 99)
-                lines.append("- latency p99 at most 20 ms at the default settings: \(formatted(p99)) ms, "
+                lines.append("- latency p99 at most 20 ms at the default settings (here \(settings.detection)): \(formatted(p99)) ms, "
                     + "\(grouped(live.seen)) of \(grouped(settings.commits)) commits seen, "
                     + verdict(p99 <= 20 && live.seen == settings.commits))
             }

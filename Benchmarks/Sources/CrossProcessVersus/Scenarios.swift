@@ -19,8 +19,10 @@ enum Scenarios {
     static func latency(_ settings: Settings, folder: URL, log: RunLog) async throws -> [Latency] {
         let url = folder.appendingPathComponent("latency.sqlite")
         try await Fixture.create(url)
-        let watchers = try [WatcherKind.live, .grdb, .naive].map { try Watcher($0, url: url) }
+        let watchers = try [WatcherKind.live, .grdb, .naive].map { try Watcher($0, url: url, pollMilliseconds: settings.pollMilliseconds) }
         for watcher in watchers { await watcher.arrivals.ready.wait() }
+        // Let the openings settle: GRDB's observation fetches a second time once it observes.
+        try await Task.sleep(for: .milliseconds(200))
         log("latency: process A commits \(grouped(settings.commits)) messages, one transaction each, "
             + "\(settings.minimumPauseMicroseconds / 1_000)–\(settings.maximumPauseMicroseconds / 1_000) ms apart")
         let writer = try ChildProcess.start([
@@ -61,7 +63,7 @@ enum Scenarios {
     static func throughput(_ settings: Settings, folder: URL, log: RunLog) async throws -> Throughput {
         let url = folder.appendingPathComponent("throughput.sqlite")
         try await Fixture.create(url)
-        let watcher = try Watcher(.live, url: url)
+        let watcher = try Watcher(.live, url: url, pollMilliseconds: settings.pollMilliseconds)
         await watcher.arrivals.ready.wait()
         log("throughput: process A writes \(grouped(settings.burst)) messages as fast as it can (enqueueWrite)")
         let writer = try ChildProcess.start(["writer", "burst", url.path, String(settings.burst)])
@@ -97,7 +99,8 @@ enum Scenarios {
         try await Fixture.create(url)
         log("idle: \(WatcherKind.allCases.count) processes watch an unchanging file for \(settings.idleSeconds) s")
         let children = try WatcherKind.allCases.map { kind in
-            (kind, try ChildProcess.start(["idle", kind.rawValue, url.path, String(settings.idleSeconds)]))
+            (kind, try ChildProcess.start(
+                ["idle", kind.rawValue, url.path, String(settings.idleSeconds)] + (settings.pollMilliseconds.map { [String($0)] } ?? [])))
         }
         var results: [Idle] = []
         for (kind, child) in children {
@@ -109,15 +112,17 @@ enum Scenarios {
         return results
     }
 
-    /// Process B of the idle scenario (`CrossProcessVersus idle KIND FILE SECONDS`): starts the
+    /// Process B of the idle scenario (`CrossProcessVersus idle KIND FILE SECONDS [POLL_MS]`): starts the
     /// watcher, waits for its first call, then prints `idle CPU_NS WALL_NS CALLS` for the next
     /// `seconds`, during which the main thread waits in its run loop, and the observer calls
     /// made meanwhile (none are expected: nothing is written).
     static func idleChild(_ arguments: [String]) async throws {
-        guard arguments.count == 3, let kind = WatcherKind(rawValue: arguments[0]), let seconds = Int(arguments[2]) else {
+        guard (3...4).contains(arguments.count), let kind = WatcherKind(rawValue: arguments[0]),
+              let seconds = Int(arguments[2]) else {
             throw Writer.Usage.wrong(arguments)
         }
-        let watcher = try Watcher(kind, url: URL(fileURLWithPath: arguments[1]))
+        let poll = arguments.count == 4 ? Int(arguments[3]) : nil
+        let watcher = try Watcher(kind, url: URL(fileURLWithPath: arguments[1]), pollMilliseconds: poll)
         await watcher.arrivals.ready.wait()
         // Let the opening's own work (a first page, GRDB's first fetch) settle.
         try await Task.sleep(for: .milliseconds(200))

@@ -40,11 +40,11 @@ enum WatcherKind: String, CaseIterable {
     /// compares the ids with the last result.
     case naive
 
-    var title: String {
+    func title(_ detection: String = "default settings") -> String {
         switch self {
         case .none: "nothing (baseline: the process only waits)"
-        case .store: "LiveStore (default settings), nothing observed"
-        case .live: "LiveStore (default settings) + LiveCollection"
+        case .store: "LiveStore (\(detection)), nothing observed"
+        case .live: "LiveStore (\(detection)) + LiveCollection"
         case .grdb: "GRDB ValueObservation (DatabasePool on the same file)"
         case .naive: "naive loop: requery every 100 ms and compare"
         }
@@ -58,19 +58,21 @@ final class Watcher {
     let arrivals = Arrivals()
     private var stopping: [() async -> Void] = []
 
-    /// Starts watching `url`; wait for ``Arrivals/ready`` before the writer starts.
-    init(_ kind: WatcherKind, url: URL) throws {
+    /// Starts watching `url`; wait for ``Arrivals/ready`` before the writer starts. A
+    /// `LiveStore` checks for other processes' commits at the default interval, or every
+    /// `pollMilliseconds`.
+    init(_ kind: WatcherKind, url: URL, pollMilliseconds: Int? = nil) throws {
         self.kind = kind
         let arrivals = self.arrivals
         switch kind {
         case .none:
             arrivals.observed(upTo: 0, at: SharedClock.now())
         case .store:
-            let store = try Fixture.open(url)
+            let store = try Fixture.open(url, pollMilliseconds: pollMilliseconds)
             arrivals.observed(upTo: 0, at: SharedClock.now())
             stopping.append { await store.close() }
         case .live:
-            let store = try Fixture.open(url)
+            let store = try Fixture.open(url, pollMilliseconds: pollMilliseconds)
             let collection = Fixture.collection(store)
             let token = collection.observe { collection, _, error in
                 let now = SharedClock.now()
@@ -84,6 +86,9 @@ final class Watcher {
             }
         case .grdb:
             var configuration = Configuration()
+            // As the store's connections: WAL (GRDB's pool), `synchronous = NORMAL`, and a 5 s
+            // busy timeout (other processes open the file at the same moment).
+            configuration.busyMode = .timeout(5)
             configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
             let pool = try DatabasePool(path: url.path, configuration: configuration)
             let observation = ValueObservation.tracking { db in
