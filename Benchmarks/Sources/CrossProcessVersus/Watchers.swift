@@ -28,10 +28,11 @@ final class Arrivals {
 enum WatcherKind: String, CaseIterable {
     /// Nothing at all: the baseline of the idle measurement.
     case none
-    /// This package's `LiveStore` on the file, at the default settings, with nothing observed.
+    /// This package's `LiveStore` on the file, at the default settings (or `--poll`'s interval),
+    /// with nothing observed.
     case store
-    /// This package: a `LiveStore` on the file, at the default settings, and a `LiveCollection`
-    /// over the channel.
+    /// This package: a `LiveStore` on the file, at the default settings (or `--poll`'s interval),
+    /// and a `LiveCollection` over the channel.
     case live
     /// GRDB's `ValueObservation` of the channel's newest 20 rows, through a `DatabasePool` on
     /// the file.
@@ -40,6 +41,7 @@ enum WatcherKind: String, CaseIterable {
     /// compares the ids with the last result.
     case naive
 
+    /// The row title; `detection` says how B's stores look for other processes' commits.
     func title(_ detection: String = "default settings") -> String {
         switch self {
         case .none: "nothing (baseline: the process only waits)"
