@@ -83,6 +83,19 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // `swift run -c release CrossProcessVersus`: live across processes. It runs itself again
+        // as the writing process (and as idle watchers), and puts this package's LiveStore next to
+        // GRDB's ValueObservation and a naive polling loop in the watching one.
+        .executableTarget(
+            name: "CrossProcessVersus",
+            dependencies: [
+                .product(name: "LiveRepository", package: "swift-livedata"),
+                .product(name: "LiveSocial", package: "swift-livedata"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                "BenchmarkSupport",
+            ],
+            swiftSettings: strict
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

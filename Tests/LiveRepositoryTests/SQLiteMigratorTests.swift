@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TestSupport
 import LiveRepository
 import Testing
@@ -148,5 +149,30 @@ import Testing
         #expect(try reopened.userVersion() == 2)
         #expect(try migrator.migrate(reopened) == [])
         #expect(try Self.log(reopened) == [1, 2])
+    }
+
+    /// Processes that open one new file at the same moment (an app and its extension) each read
+    /// version 0 before either migrates; every migration must still run once, and none may fail.
+    @Test func connectionsMigratingOneNewFileAtOnceRunEachMigrationOnce() throws {
+        let migrator = SQLiteMigrator((1...3).map(Self.logging))
+        for round in 0..<20 {
+            let directory = try TemporaryDirectory()
+            let url = directory.file("shared-\(round).sqlite")
+            let failures = Mutex<[String]>([])
+            DispatchQueue.concurrentPerform(iterations: 4) { _ in
+                do {
+                    let db = try SQLiteConnection(location: .file(url))
+                    defer { db.close() }
+                    try migrator.migrate(db)
+                } catch {
+                    failures.withLock { $0.append("\(error)") }
+                }
+            }
+            #expect(failures.withLock { $0 } == [], "round \(round)")
+            let db = try SQLiteConnection(location: .file(url))
+            defer { db.close() }
+            #expect(try Self.log(db) == [1, 2, 3], "round \(round)")
+            #expect(try db.userVersion() == 3)
+        }
     }
 }

@@ -18,8 +18,14 @@ final class EventProgress {
 
     init(target: Int) { self.target = target }
 
+    /// Fired by ``committed(at:)``.
+    let commit = FirstCallback<Void>()
+
     /// Records the commit of the last event's write.
-    func committed(at instant: ContinuousClock.Instant) { committedAt = instant }
+    func committed(at instant: ContinuousClock.Instant) {
+        committedAt = instant
+        commit.fire(())
+    }
 
     /// Records one delivery of the observed state.
     func observed(count: Int, at instant: ContinuousClock.Instant) {

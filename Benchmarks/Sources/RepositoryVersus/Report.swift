@@ -34,7 +34,7 @@ struct Report {
         lines += ["| contender | events/s | seconds | last write committed: s | events reflected | observer deliveries |",
                   "|---|---:|---:|---:|---:|---:|"]
         for (title, runs) in [("LiveStore.enqueueWrite (batched into shared transactions) + LiveCollection", liveEvents),
-                              ("GRDB asyncWrite (one transaction per event) + ValueObservation (newest 20)", grdbEvents)] {
+                              ("GRDB asyncWrite (batched into shared transactions the same way) + ValueObservation (newest 20)", grdbEvents)] {
             guard let run = medianRun(runs) else { continue }
             let reflected = run.reflected == settings.events
                 ? "all" : "\(grouped(run.reflected)) (budget ran out)"

@@ -9,7 +9,7 @@ import LiveRepository
 ///     swift run -c release RepositoryVersus [rounds]     # 1,000,000 messages, about 2 minutes
 ///     swift run -c release RepositoryVersus quick        # 100,000 messages, for CI
 ///     swift run -c release RepositoryVersus memory-build ROWS FILE; … memory ROWS FILE  # scenario 3 (run by the others)
-///     swift run -c release RepositoryVersus events [COUNT]  # scenario 2 alone, ours only, for profiling
+///     swift run -c release RepositoryVersus events [COUNT] [grdb]  # scenario 2 alone, ours (or GRDB's), for profiling
 ///     swift run -c release RepositoryVersus stall [ROWS EVENTS]  # scenario 5 alone
 @main
 struct RepositoryVersus {
@@ -40,12 +40,16 @@ struct RepositoryVersus {
                 return 0
             }
             if arguments.first == "events" {
-                // Scenario 2 alone, ours only, for profiling: `RepositoryVersus events [count]`.
+                // Scenario 2 alone, for profiling: `RepositoryVersus events [count] [grdb]` (ours,
+                // or GRDB's with its 5 s budget).
                 let count = arguments.dropFirst().first.flatMap { Int($0) } ?? 100_000
                 let folder = try progress.scratchFolder("events")
                 defer { try? FileManager.default.removeItem(at: folder) }
-                let run = try await EventScenario(events: count, folder: folder, budget: .seconds(5)).liveStore(round: 0)
-                print("\(grouped(count)) events: \(grouped(Int(run.eventsPerSecond))) events/s, \(run.seconds) s")
+                let scenario = EventScenario(events: count, folder: folder, budget: .seconds(5))
+                let grdb = arguments.dropFirst(2).first == "grdb"
+                let run = grdb ? try await scenario.grdb(round: 0) : try await scenario.liveStore(round: 0)
+                print("\(grdb ? "GRDB: " : "")\(grouped(count)) events: \(grouped(Int(run.eventsPerSecond))) events/s, "
+                    + "\(run.seconds) s, \(grouped(run.reflected)) reflected, \(grouped(run.deliveries)) deliveries")
                 return 0
             }
             if arguments.first == "stall" {

@@ -14,6 +14,13 @@ import Foundation
 /// in WAL mode, where a reader sees the last commit while a writer writes). An in-memory cache
 /// (for tests and previews) has one connection, and such reads wait for the store's queue.
 ///
+/// Several stores may open one file, in one process or in several (an app and its extensions
+/// in an App Group): each notices the others' commits, through a change log kept in the file,
+/// and tells its observers exactly as for its own writes, after the commit and never for a
+/// rolled-back write. It looks every 10 ms by default (``externalChanges``), takes in what
+/// others committed before each of its own writes, and looks at once on
+/// ``checkForExternalChanges()``. See <doc:SharingACacheFile>.
+///
 /// ```swift
 /// let store = try LiveStore(location: .file(cacheURL), migrations: MyApp.migrations)
 /// try await store.write { try $0.upsert(note) }
@@ -21,9 +28,10 @@ import Foundation
 ///
 /// A damaged cache file never stops the app: see ``recovery``.
 public final class LiveStore: @unchecked Sendable {
-    // `@unchecked Sendable`: `connection`, `migrator` and `inBurst` are used only on `queue`;
-    // `lock` guards `pending`, `drainScheduled` and `lastRecovery`; `hub` is isolated to the
-    // main actor; `reader` is immutable and confines its connection to its own queue.
+    // `@unchecked Sendable`: `connection`, `migrator`, `changeLog` and `inBurst` are used only
+    // on `queue`; `lock` guards `pending`, `drainScheduled` and `lastRecovery`; `hub` is
+    // isolated to the main actor; `reader` is immutable and confines its connection to its own
+    // queue; `watcher` is set once in `init` and only cancelled after (a thread-safe call).
 
     /// Where the cache lives.
     public let location: SQLiteConnection.Location
@@ -32,7 +40,8 @@ public final class LiveStore: @unchecked Sendable {
 
     let queue = DispatchQueue(label: "LiveRepository.LiveStore", qos: .userInitiated)
     let hub = ChangeHub()
-    private var connection: SQLiteConnection
+    /// The writing connection; used only on `queue`.
+    private(set) var connection: SQLiteConnection
     /// The reading connection of a file cache; nil in memory.
     private let reader: StoreReader?
     private let migrator: SQLiteMigrator
@@ -42,6 +51,12 @@ public final class LiveStore: @unchecked Sendable {
     private var lastRecovery: CacheRecovery?
     /// Whether a burst of writes has the big page cache; used only on `queue`.
     private var inBurst = false
+    /// The file's change log, how other connections' commits are found; nil in memory.
+    let changeLog: StoreChangeLog?
+    /// How often the store looks for other connections' commits.
+    public let externalChanges: ExternalChangeDetection
+    /// The timer that looks on `queue`; nil in memory or with ``ExternalChangeDetection/off``.
+    private var watcher: DispatchSourceTimer?
 
     /// The most queued writes committed in one transaction.
     static let maximumBatch = 16_384
@@ -61,11 +76,20 @@ public final class LiveStore: @unchecked Sendable {
     /// A file that is corrupt, is not a database, or has a newer schema is moved aside and
     /// replaced by a new one; ``recovery`` says so.
     ///
+    /// A file cache also holds the store's change log (the table `live_store_changes`, made
+    /// outside your migrations), through which stores on the same file in other connections and
+    /// processes learn what each commit changed. `externalChanges` says how often this store
+    /// looks for their commits; see <doc:SharingACacheFile>. A cache in memory ignores it.
+    ///
     /// - Throws: ``SQLiteError`` or ``SQLiteMigrator/Failure`` when even a new cache cannot be
     ///   made (a folder that cannot be written, a migration with a bug).
-    public init(location: SQLiteConnection.Location, migrations: [SQLiteMigration]) throws {
+    public init(
+        location: SQLiteConnection.Location, migrations: [SQLiteMigration],
+        externalChanges: ExternalChangeDetection = .default
+    ) throws {
         self.location = location
         self.migrator = SQLiteMigrator(migrations)
+        self.externalChanges = externalChanges
         do {
             connection = try Self.open(location, migrator: migrator)
             recovery = nil
@@ -77,8 +101,20 @@ public final class LiveStore: @unchecked Sendable {
         }
         lastRecovery = recovery
         // Without a reader (it could not open), reads wait for the queue as in memory.
-        if case .file(let url) = location { reader = try? StoreReader(url: url) } else { reader = nil }
+        if case .file(let url) = location {
+            reader = try? StoreReader(url: url)
+            changeLog = try StoreChangeLog(connection: connection)
+        } else {
+            reader = nil
+            changeLog = nil
+        }
+        watcher = startWatching()
     }
+
+    deinit { watcher?.cancel() }
+
+    /// Whether a timer looks for other connections' commits; for tests.
+    var isWatching: Bool { watcher != nil }
 
     /// The most recent recovery, including one made while running (see ``recovery`` for opening).
     public var latestRecovery: CacheRecovery? {
@@ -144,12 +180,17 @@ public final class LiveStore: @unchecked Sendable {
         // First optimistically, every write straight in one transaction; if one throws, the
         // whole batch is rolled back and run again with each write in a savepoint, so only the
         // failing one is undone. Writes rarely fail, and savepoints cost two statements each.
+        // Each transaction first takes in what other connections committed before it (it holds
+        // the write lock, so nothing else commits meanwhile) and ends by logging its own change.
         var transaction = CacheTransaction(connection: connection)
         var outcomes: [(any Error)?] = Array(repeating: nil, count: batch.count)
         var failure: (any Error)?
+        var external: StoreChange = [:]
         do {
             try connection.transaction {
+                try collectExternalChanges(into: &external)
                 for write in batch { try transaction.run(write.body, isolated: false) }
+                try changeLog?.append(transaction.change, connection: connection)
             }
         } catch {
             failure = error
@@ -159,16 +200,19 @@ public final class LiveStore: @unchecked Sendable {
             transaction = CacheTransaction(connection: connection)
             do {
                 try connection.transaction {
+                    try collectExternalChanges(into: &external)
                     for (index, write) in batch.enumerated() {
                         do { try transaction.run(write.body, isolated: true) }
                         catch { outcomes[index] = error }
                     }
+                    try changeLog?.append(transaction.change, connection: connection)
                 }
             } catch {
                 failure = error
             }
         }
-        var change = failure == nil ? transaction.change : [:]
+        if failure == nil { changeLog?.didCommit() }
+        var change = external.merging(failure == nil ? transaction.change : [:]) { $0.union($1) }
         if let failure, let rebuilt = recoverIfDamaged(failure) { change = rebuilt }
         let results = outcomes.map { $0 ?? failure }
         let completions = batch.map(\.completion)
@@ -195,12 +239,16 @@ public final class LiveStore: @unchecked Sendable {
     }
 
     /// Runs `body` on the queue, then `completion` on the main actor with its result.
+    ///
+    /// The live objects and collections read through it. `body` sees no commit that observers
+    /// have not been told about before `completion` runs: it reads in one read transaction that
+    /// first takes in what other connections committed (see ``readAnnounced(_:)``).
     func read<T: Sendable>(
         _ body: @escaping @Sendable (SQLiteConnection) throws -> T,
         completion: @escaping @MainActor @Sendable (Result<T, any Error>) -> Void
     ) {
         queue.async {
-            let result = Result { try self.readOnQueue(body) }
+            let result = Result { try self.readOnQueue { try self.readAnnounced(body, on: $0) } }
             DispatchQueue.main.async { MainActor.assumeIsolated { completion(result) } }
         }
     }
@@ -267,6 +315,7 @@ public final class LiveStore: @unchecked Sendable {
     public func close() async {
         await withCheckedContinuation { continuation in
             queue.async {
+                self.watcher?.cancel()
                 self.connection.close()
                 self.reader?.close()
                 continuation.resume()
@@ -284,6 +333,7 @@ public final class LiveStore: @unchecked Sendable {
         // Reading the schema touches the first pages: a damaged file usually fails here.
         _ = try connection.query("SELECT name FROM sqlite_schema") { $0.string(0) }
         try migrator.migrate(connection)
+        if case .file = location { try StoreChangeLog.create(on: connection) }
         return connection
     }
 
@@ -313,7 +363,7 @@ public final class LiveStore: @unchecked Sendable {
 
     /// On `queue`: if `error` shows the file is damaged, replaces it with a new cache and returns
     /// a change that makes every observer of every table reload.
-    private func recoverIfDamaged(_ error: any Error) -> StoreChange? {
+    func recoverIfDamaged(_ error: any Error) -> StoreChange? {
         guard case .file(let url) = location, Self.isRecoverable(error) else { return nil }
         connection.close()
         do {
@@ -324,8 +374,9 @@ public final class LiveStore: @unchecked Sendable {
             return nil
         }
         reader?.reopen()
-        let tables = (try? connection.query("SELECT name FROM sqlite_schema WHERE type = 'table'") { $0.string(0) }) ?? []
-        return Dictionary(uniqueKeysWithValues: tables.map { ($0, TableChange(isWholeTable: true, isRebuilt: true)) })
+        try? changeLog?.reset(connection: connection)
+        let tables = (try? StoreChangeLog.everyTable(connection)) ?? [:]
+        return tables.mapValues { _ in TableChange(isWholeTable: true, isRebuilt: true) }
     }
 }
 

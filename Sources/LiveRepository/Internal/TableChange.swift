@@ -9,6 +9,12 @@ struct TableChange: Sendable {
     /// Whether the cache file was rebuilt empty: live data reloads from the server.
     var isRebuilt = false
 
+    func union(_ other: TableChange) -> TableChange {
+        var union = self
+        union.formUnion(other)
+        return union
+    }
+
     mutating func formUnion(_ other: TableChange) {
         rowids.formUnion(other.rowids)
         ids.formUnion(other.ids)

@@ -58,7 +58,7 @@ public final class SQLiteConnection {
         sqlite3_busy_timeout(database, 5_000)
         if case .file = location, !readOnly {
             // Reading the journal mode also proves the file is a database: a damaged header fails here.
-            _ = try query("PRAGMA journal_mode = WAL") { $0.string(0) }
+            try retryingWhileBusy { _ = try query("PRAGMA journal_mode = WAL") { $0.string(0) } }
             try execute("PRAGMA synchronous = NORMAL")
             try execute("PRAGMA wal_autocheckpoint = 8192")
         } else if readOnly {
@@ -68,6 +68,22 @@ public final class SQLiteConnection {
     }
 
     deinit { close() }
+
+    /// Runs `body` again while it fails with `SQLITE_BUSY`, for up to the busy timeout (5 s).
+    ///
+    /// Switching a new file to WAL needs an exclusive lock, and SQLite answers `SQLITE_BUSY` at
+    /// once, without waiting in its busy handler, while another connection opening the same new
+    /// file (another process, say) holds a lock on it.
+    private func retryingWhileBusy(_ body: () throws -> Void) throws {
+        let deadline = DispatchTime.now().uptimeNanoseconds + 5_000_000_000
+        while true {
+            do {
+                return try body()
+            } catch let error as SQLiteError where error.code == SQLITE_BUSY && DispatchTime.now().uptimeNanoseconds < deadline {
+                usleep(2_000)
+            }
+        }
+    }
 
     /// Whether ``close()`` has been called.
     public var isClosed: Bool { handle == nil }

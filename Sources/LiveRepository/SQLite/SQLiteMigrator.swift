@@ -49,15 +49,21 @@ public struct SQLiteMigrator: Sendable {
         }
         var ran: [Int] = []
         for migration in migrations where migration.version > current {
+            let didRun: Bool
             do {
-                try connection.transaction {
+                didRun = try connection.transaction {
+                    // Another connection on the file (another process opening it at the same
+                    // moment) may have run this migration since `current` was read. The
+                    // transaction holds the write lock, so the version read now is final.
+                    guard try connection.userVersion() < migration.version else { return false }
                     try migration.body(connection)
                     try connection.setUserVersion(migration.version)
+                    return true
                 }
             } catch {
                 throw Failure.migrationFailed(version: migration.version, name: migration.name, underlying: error)
             }
-            ran.append(migration.version)
+            if didRun { ran.append(migration.version) }
         }
         return ran
     }

@@ -1,27 +1,64 @@
 import LiveRepository
 import LiveSocial
 
-/// The server's own SQLite database: the social tables, a change log and id counters.
+/// The server's own SQLite database: the social tables, a change log, id counters and the
+/// last timestamp handed out.
 ///
 /// Not thread-safe, like its connection: ``EmbeddedServer`` (an actor) owns it and uses it
-/// from its isolation only.
+/// from its isolation only. Several processes may open one file: everything that must be unique
+/// or ordered across them (sequence numbers, ids, timestamps) is taken inside the write
+/// transaction, which holds the file's write lock.
 final class ServerDatabase {
     let connection: SQLiteConnection
 
     init(location: SQLiteConnection.Location) throws {
         connection = try SQLiteConnection(location: location)
-        try SQLiteMigrator(LiveSocialSchema.migrations).migrate(connection)
-        // The server's own tables live outside the shared schema's versions.
-        try connection.executeScript("""
-            CREATE TABLE IF NOT EXISTS server_changelog (
-                sequence INTEGER PRIMARY KEY AUTOINCREMENT,
-                kind TEXT NOT NULL, recordId TEXT NOT NULL, isRemoval INTEGER NOT NULL, scope TEXT);
-            CREATE INDEX IF NOT EXISTS server_changelog_scope ON server_changelog (scope, sequence);
-            CREATE TABLE IF NOT EXISTS server_counters (name TEXT PRIMARY KEY NOT NULL, value INTEGER NOT NULL);
-            """)
+        // One write transaction around the whole set-up: a second process opening a new file at
+        // the same moment waits for it, then finds every table made and migrates nothing.
+        try connection.transaction {
+            try SQLiteMigrator(LiveSocialSchema.migrations).migrate(connection)
+            // The server's own tables live outside the shared schema's versions.
+            try connection.executeScript("""
+                CREATE TABLE IF NOT EXISTS server_changelog (
+                    sequence INTEGER PRIMARY KEY AUTOINCREMENT,
+                    kind TEXT NOT NULL, recordId TEXT NOT NULL, isRemoval INTEGER NOT NULL, scope TEXT,
+                    isCreation INTEGER NOT NULL DEFAULT 0);
+                CREATE INDEX IF NOT EXISTS server_changelog_scope ON server_changelog (scope, sequence);
+                CREATE TABLE IF NOT EXISTS server_counters (name TEXT PRIMARY KEY NOT NULL, value INTEGER NOT NULL);
+                CREATE TABLE IF NOT EXISTS server_clock (
+                    id INTEGER PRIMARY KEY CHECK (id = 1), lastTimestamp REAL NOT NULL);
+                """)
+            // Files made before `isCreation` existed: their entries read as updates.
+            let columns = try connection.query("PRAGMA table_info(server_changelog)") { $0.string(1) }
+            if !columns.contains("isCreation") {
+                try connection.execute("ALTER TABLE server_changelog ADD COLUMN isCreation INTEGER NOT NULL DEFAULT 0")
+            }
+        }
     }
 
+    /// Runs `body` in a write transaction (`BEGIN IMMEDIATE`: it holds the file's write lock from
+    /// its start, so what it reads cannot change under it); nested calls run in savepoints.
     func transaction<T>(_ body: () throws -> T) throws -> T { try connection.transaction(body) }
+
+    /// Runs `body` in a read transaction: every read sees one snapshot of the file, and no
+    /// writer (in this process or another) waits for it.
+    func readTransaction<T>(_ body: () throws -> T) throws -> T {
+        try connection.execute("BEGIN DEFERRED")
+        do {
+            let result = try body()
+            try connection.execute("COMMIT")
+            return result
+        } catch {
+            if !connection.isInAutocommitMode { try? connection.execute("ROLLBACK") }
+            throw error
+        }
+    }
+
+    /// How long a statement waits for another connection's lock before failing with
+    /// `SQLITE_BUSY`; 5 seconds unless changed (tests make it zero).
+    func setBusyTimeout(milliseconds: Int) throws {
+        try connection.execute("PRAGMA busy_timeout = \(milliseconds)")
+    }
 
     // MARK: Records
 
@@ -50,11 +87,12 @@ final class ServerDatabase {
     // MARK: Change log and counters
 
     /// Logs a change and returns its sequence number. `scope` is the channel a message belongs to (messages are never removed,
-    /// so a removal needs none); scoped catch-ups read only their own entries.
-    func appendChange(_ key: SocialRecordKey, isRemoval: Bool, scope: String?) throws -> Int64 {
+    /// so a removal needs none); scoped catch-ups read only their own entries. `isCreation` says the record is new, so that
+    /// another process publishes it as created.
+    func appendChange(_ key: SocialRecordKey, isRemoval: Bool, scope: String?, isCreation: Bool = false) throws -> Int64 {
         try connection.execute(
-            "INSERT INTO server_changelog (kind, recordId, isRemoval, scope) VALUES (?, ?, ?, ?)",
-            [.text(key.kind.rawValue), .text(key.id), .bool(isRemoval), .optional(scope)])
+            "INSERT INTO server_changelog (kind, recordId, isRemoval, scope, isCreation) VALUES (?, ?, ?, ?, ?)",
+            [.text(key.kind.rawValue), .text(key.id), .bool(isRemoval), .optional(scope), .bool(isCreation)])
         return connection.lastInsertRowID
     }
 
@@ -72,23 +110,46 @@ final class ServerDatabase {
     }
 
     /// Up to `limit` change-log entries after `sequence`, oldest first.
-    func changeEntries(
-        after sequence: Int64, scope: ChangeScope, limit: Int
-    ) throws -> [(sequence: Int64, key: SocialRecordKey, isRemoval: Bool)] {
+    func changeEntries(after sequence: Int64, scope: ChangeScope, limit: Int) throws -> [ChangeEntry] {
         let filter: (sql: String, bindings: [SQLiteValue]) = switch scope {
         case .all: ("", [])
         case .channels: ("AND kind = ?", [.text(SocialRecordKind.channel.rawValue)])
         case .messages(let channelId): ("AND scope = ?", [.text(Self.messageScope(channelId))])
         }
         return try connection.query(
-            "SELECT sequence, kind, recordId, isRemoval FROM server_changelog WHERE sequence > ? \(filter.sql) ORDER BY sequence LIMIT ?",
+            "SELECT sequence, kind, recordId, isRemoval, isCreation FROM server_changelog WHERE sequence > ? \(filter.sql) ORDER BY sequence LIMIT ?",
             [.integer(sequence)] + filter.bindings + [.int(limit)]
         ) { row in
             guard let kind = SocialRecordKind(rawValue: row.string(1)) else {
                 throw SQLiteError.mismatch("unknown record kind '\(row.string(1))' in the change log")
             }
-            return (row.int64(0), SocialRecordKey(kind, row.string(2)), row.bool(3))
+            return ChangeEntry(
+                sequence: row.int64(0), key: SocialRecordKey(kind, row.string(2)), isRemoval: row.bool(3),
+                isCreation: row.bool(4))
         }
+    }
+
+    /// The time for a write: `clockTime`, or a millisecond after the last timestamp handed out,
+    /// by any process, if that is later. Stored, so call it in a write transaction.
+    func nextTimestamp(clockTime: Double) throws -> Double {
+        let last = try connection.queryFirst("SELECT lastTimestamp FROM server_clock WHERE id = 1") { $0.double(0) }
+        let next = last.map { max(clockTime, $0 + 0.001) } ?? clockTime
+        try connection.execute(
+            "INSERT INTO server_clock (id, lastTimestamp) VALUES (1, ?) ON CONFLICT(id) DO UPDATE SET lastTimestamp = excluded.lastTimestamp",
+            [.real(next)])
+        return next
+    }
+
+    /// Makes later timestamps come after `timestamp` (for writes that set their own times).
+    func reserveTimestamps(through timestamp: Double) throws {
+        try connection.execute(
+            "INSERT INTO server_clock (id, lastTimestamp) VALUES (1, ?) ON CONFLICT(id) DO UPDATE SET lastTimestamp = max(lastTimestamp, excluded.lastTimestamp)",
+            [.real(timestamp)])
+    }
+
+    /// Whether a named counter has been taken at least once.
+    func hasCounter(_ name: String) throws -> Bool {
+        try connection.queryFirst("SELECT 1 FROM server_counters WHERE name = ?", [.text(name)]) { _ in true } ?? false
     }
 
     /// The next value of a named counter, starting at 1; used for server ids.
@@ -98,4 +159,13 @@ final class ServerDatabase {
             [.text(name)])
         return try connection.queryFirst("SELECT value FROM server_counters WHERE name = ?", [.text(name)]) { $0.int(0) } ?? 1
     }
+}
+
+/// One entry of the server's change log.
+struct ChangeEntry: Equatable {
+    let sequence: Int64
+    let key: SocialRecordKey
+    let isRemoval: Bool
+    /// Whether the write created the record (entries written before this was logged say false).
+    let isCreation: Bool
 }

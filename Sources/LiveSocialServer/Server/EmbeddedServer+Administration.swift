@@ -13,27 +13,34 @@ extension EmbeddedServer {
         return try write { try engine.apply(mutation, as: userId, in: &$0) }
     }
 
-    /// Runs `body` in a transaction with a writer, then publishes the events of what it wrote.
+    /// Runs `body` in a transaction with a writer whose time is the next timestamp, then
+    /// publishes the events of what it wrote (see `transaction(_:)`).
     @discardableResult
-    func write(at timestamp: Double? = nil, _ body: (inout ServerWriter) throws -> Void) throws -> SocialMutationResult {
-        var writer = ServerWriter(database: database, now: timestamp ?? self.timestamp())
-        let result = try serve {
-            try database.transaction {
-                try body(&writer)
-                return writer.result(sequence: try database.latestSequence)
-            }
-        }
-        hub.publish(writer.events)
-        return result
+    func write(_ body: (inout ServerWriter) throws -> Void) throws -> SocialMutationResult {
+        try transaction { events in try write(at: try timestamp(), into: &events, body) }
+    }
+
+    /// Runs `body` with a writer at `timestamp` inside an open transaction, adding the events of
+    /// what it wrote to `events`.
+    @discardableResult
+    func write(
+        at timestamp: Double, into events: inout [SocialEvent], _ body: (inout ServerWriter) throws -> Void
+    ) throws -> SocialMutationResult {
+        var writer = ServerWriter(database: database, now: timestamp)
+        try body(&writer)
+        events += writer.events
+        return writer.result(sequence: try database.latestSequence)
     }
 
     /// Creates a user (or replaces the user with that id).
     @discardableResult
     public func createUser(id: String, displayName: String, about: String = "", avatarURL: String? = nil) throws -> User {
-        let now = timestamp()
-        let user = User(
-            id: id, displayName: displayName, about: about, avatarURL: avatarURL, createdAt: now, updatedAt: now)
-        try write(at: now) { try $0.create(user) }
+        let result = try write { writer in
+            try writer.create(User(
+                id: id, displayName: displayName, about: about, avatarURL: avatarURL,
+                createdAt: writer.now, updatedAt: writer.now))
+        }
+        guard let user = result.first(User.self) else { preconditionFailure("a created user is in the answer") }
         return user
     }
 
@@ -42,29 +49,29 @@ extension EmbeddedServer {
     public func createCommunity(
         id: String, displayName: String, about: String = "", isPublic: Bool = true, ownerId: String
     ) throws -> Community {
-        let now = timestamp()
-        let community = Community(
-            id: id, displayName: displayName, about: about, isPublic: isPublic, createdAt: now, updatedAt: now)
-        let result = try write(at: now) { writer in
-            try writer.create(community)
+        let result = try write { writer in
+            try writer.create(Community(
+                id: id, displayName: displayName, about: about, isPublic: isPublic,
+                createdAt: writer.now, updatedAt: writer.now))
             try engine.joinCommunity(id, as: ownerId, role: .admin, in: &writer)
         }
-        return result.first(Community.self) ?? community
+        guard let community = result.first(Community.self) else { preconditionFailure("a created community is in the answer") }
+        return community
     }
 
     /// Creates a channel with `memberIds` as members, the first one as its admin.
     @discardableResult
     public func createChannel(id: String, displayName: String, type: ChannelType, memberIds: [String]) throws -> Channel {
-        let now = timestamp()
-        let channel = Channel(
-            id: id, displayName: displayName, type: type, lastActivityAt: now, createdAt: now, updatedAt: now)
-        let result = try write(at: now) { writer in
-            try writer.create(channel)
+        let result = try write { writer in
+            try writer.create(Channel(
+                id: id, displayName: displayName, type: type, lastActivityAt: writer.now,
+                createdAt: writer.now, updatedAt: writer.now))
             for (index, userId) in memberIds.enumerated() {
                 try engine.joinChannel(id, as: userId, role: index == 0 ? .admin : .member, in: &writer)
             }
         }
-        return result.first(Channel.self) ?? channel
+        guard let channel = result.first(Channel.self) else { preconditionFailure("a created channel is in the answer") }
+        return channel
     }
 
     /// Bans a member from a channel: their membership becomes `.banned` and their messages are refused.

@@ -12,18 +12,36 @@ extension EmbeddedServer {
     /// conversation) with members and a few dozen messages each. The history is backdated
     /// over the two days before the server's time, a minute or so apart. Every record goes through
     /// the change log, as any write does.
-    public func seedDemoData() throws {
+    ///
+    /// A database is seeded once: the whole dataset is one transaction, and a later call (from
+    /// this server, or another one on the same file, even at the same moment) does nothing.
+    ///
+    /// - Returns: whether this call seeded the data (false when it was there already).
+    @discardableResult
+    public func seedDemoData() throws -> Bool {
+        try transaction { events in
+            guard try !database.hasCounter(Self.demoDataMarker) else { return false }
+            _ = try database.nextCounter(Self.demoDataMarker)
+            try seedDemoData(into: &events)
+            return true
+        }
+    }
+
+    /// The counter whose presence says the demo data was seeded.
+    private static let demoDataMarker = "demo-data"
+
+    private func seedDemoData(into events: inout [SocialEvent]) throws {
         var random = SeededRandom(seed: 2024)
-        var time = timestamp() - 2 * 86_400
+        var time = try timestamp() - 2 * 86_400
         func at(_ seconds: Double = 60) -> Double {
             time += seconds
             return time
         }
         func act(_ mutation: SocialMutation, _ userId: String) throws {
-            try write(at: at()) { try engine.apply(mutation, as: userId, in: &$0) }
+            try write(at: at(), into: &events) { try engine.apply(mutation, as: userId, in: &$0) }
         }
         let names = ["Ada Lovelace", "Alan Turing", "Grace Hopper", "Linus Torvalds", "Margaret Hamilton", "Tim Berners-Lee"]
-        try write(at: at()) { writer in
+        try write(at: at(), into: &events) { writer in
             for (id, name) in zip(Self.demoUserIds, names) {
                 try writer.create(User(
                     id: id, displayName: name, about: "Hi, I'm \(name.split(separator: " ")[0]).",
@@ -41,7 +59,7 @@ extension EmbeddedServer {
             ("coffee", "Coffee Lovers", "Beans, grinders and brewing."),
         ]
         for (index, (id, name, about)) in communities.enumerated() {
-            try write(at: at()) { writer in
+            try write(at: at(), into: &events) { writer in
                 try writer.create(Community(
                     id: id, displayName: name, about: about, isPublic: index != 2, createdAt: writer.now, updatedAt: writer.now))
                 try engine.joinCommunity(id, as: Self.demoUserIds[index], role: .admin, in: &writer)
@@ -51,7 +69,7 @@ extension EmbeddedServer {
             }
             for _ in 0..<4 {
                 let author = random.pick(Self.demoUserIds)
-                let result = try write(at: at(600)) {
+                let result = try write(at: at(600), into: &events) {
                     try engine.apply(.createPost(targetType: .community, targetId: id, text: random.pick(DemoPhrases.posts)), as: author, in: &$0)
                 }
                 guard let post = result.first(Post.self) else { continue }
@@ -68,7 +86,7 @@ extension EmbeddedServer {
             ("ada-alan", "Ada & Alan", .conversation, ["ada", "alan"]),
         ]
         for (id, name, type, members) in channels {
-            try write(at: at()) { writer in
+            try write(at: at(), into: &events) { writer in
                 try writer.create(Channel(
                     id: id, displayName: name, type: type, lastActivityAt: writer.now, createdAt: writer.now, updatedAt: writer.now))
                 for (index, userId) in members.enumerated() {
@@ -108,43 +126,41 @@ extension EmbeddedServer {
     @discardableResult
     public func bulkLoadMessages(count: Int, channelCount: Int) throws -> [String] {
         precondition(channelCount > 0 && count >= 0, "bulk loading needs at least one channel")
-        let start = timestamp()
         let channelIds = (0..<channelCount).map { "bench-\($0)" }
-        try serve {
-            try database.transaction {
-                try database.upsert(User(id: "bench-user", displayName: "Bench", createdAt: start, updatedAt: start))
-                _ = try database.appendChange(SocialRecordKey(.user, "bench-user"), isRemoval: false, scope: nil)
-                var channels = channelIds.map {
-                    Channel(id: $0, displayName: $0, type: .community, memberCount: 1, lastActivityAt: start, createdAt: start, updatedAt: start)
-                }
-                for index in 0..<count {
-                    let channel = index % channelCount
-                    let time = start + Double(index) * 0.001
-                    let text = "Message \(index)"
-                    let message = Message(
-                        id: "bench-msg-\(index)", clientRequestId: "bench-\(index)", channelId: channelIds[channel],
-                        userId: "bench-user", text: text, createdAt: time, updatedAt: time)
-                    try database.upsert(message)
-                    _ = try database.appendChange(
-                        SocialRecordKey(.message, message.id), isRemoval: false,
-                        scope: ServerDatabase.messageScope(message.channelId))
-                    channels[channel].messageCount += 1
-                    channels[channel].lastMessageText = text
-                    channels[channel].lastMessageAt = time
-                    channels[channel].lastActivityAt = time
-                }
-                for channel in channels {
-                    let member = ChannelMember(
-                        id: ChannelMember.makeID(channelId: channel.id, userId: "bench-user"), channelId: channel.id,
-                        userId: "bench-user", role: .admin, joinedAt: start)
-                    try database.upsert(channel)
-                    try database.upsert(member)
-                    _ = try database.appendChange(SocialRecordKey(.channel, channel.id), isRemoval: false, scope: nil)
-                    _ = try database.appendChange(SocialRecordKey(.channelMember, member.id), isRemoval: false, scope: nil)
-                }
+        try transaction { _ in
+            let start = try timestamp()
+            try database.upsert(User(id: "bench-user", displayName: "Bench", createdAt: start, updatedAt: start))
+            _ = try database.appendChange(SocialRecordKey(.user, "bench-user"), isRemoval: false, scope: nil)
+            var channels = channelIds.map {
+                Channel(id: $0, displayName: $0, type: .community, memberCount: 1, lastActivityAt: start, createdAt: start, updatedAt: start)
             }
+            for index in 0..<count {
+                let channel = index % channelCount
+                let time = start + Double(index) * 0.001
+                let text = "Message \(index)"
+                let message = Message(
+                    id: "bench-msg-\(index)", clientRequestId: "bench-\(index)", channelId: channelIds[channel],
+                    userId: "bench-user", text: text, createdAt: time, updatedAt: time)
+                try database.upsert(message)
+                _ = try database.appendChange(
+                    SocialRecordKey(.message, message.id), isRemoval: false,
+                    scope: ServerDatabase.messageScope(message.channelId))
+                channels[channel].messageCount += 1
+                channels[channel].lastMessageText = text
+                channels[channel].lastMessageAt = time
+                channels[channel].lastActivityAt = time
+            }
+            for channel in channels {
+                let member = ChannelMember(
+                    id: ChannelMember.makeID(channelId: channel.id, userId: "bench-user"), channelId: channel.id,
+                    userId: "bench-user", role: .admin, joinedAt: start)
+                try database.upsert(channel)
+                try database.upsert(member)
+                _ = try database.appendChange(SocialRecordKey(.channel, channel.id), isRemoval: false, scope: nil)
+                _ = try database.appendChange(SocialRecordKey(.channelMember, member.id), isRemoval: false, scope: nil)
+            }
+            try database.reserveTimestamps(through: start + Double(count) * 0.001)
         }
-        lastTimestamp = max(lastTimestamp, start + Double(count) * 0.001)
         return channelIds
     }
 }

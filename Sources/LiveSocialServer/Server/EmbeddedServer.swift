@@ -21,16 +21,26 @@ import LiveSocial
 ///
 /// Timestamps never repeat: each write gets at least a millisecond more than the previous one,
 /// so records sorted by `createdAt` keep the order they were written in.
+///
+/// Several servers, in one process or in several, can open one file at once (see
+/// <doc:SharingAServerFile>): each delivers to its own connections the events of every write
+/// to the file, its own and the others', in sequence order. It notices the others' commits by
+/// polling the file every `watchInterval` of real time, or when ``publishExternalChanges()``
+/// is called.
 public actor EmbeddedServer {
     /// The clock all waiting goes through.
     public nonisolated let clock: any Clock<Duration>
     /// The timestamp (seconds since 1970) of the server's start; server time is this plus the clock's elapsed time.
     public nonisolated let epoch: Double
-    nonisolated let hub = EventHub()
+    nonisolated let hub: EventHub
     nonisolated let controls = ServerControls()
     let database: ServerDatabase
     private let elapsed: @Sendable () -> Duration
-    var lastTimestamp = -Double.infinity
+    /// Polls a server file for other connections' commits; nil in memory or when not watching.
+    private let watcher: ServerFileWatcher?
+    /// Called before each new attempt of a write that found the file busy, with the attempt's
+    /// number (2 for the first retry); for tests.
+    var busyRetryObserver: (@Sendable (Int) -> Void)?
 
     /// Opens a server with its database at `location`.
     ///
@@ -40,16 +50,33 @@ public actor EmbeddedServer {
     ///   - epoch: the timestamp of the server's start; nil for the wall-clock time now. Give one
     ///     for deterministic timestamps.
     ///   - latency: the delay of every request, in clock time.
+    ///   - watchInterval: for a file, how often (in real time, whatever `clock` is) to look for
+    ///     commits made by other processes or other servers on the same file, and publish them;
+    ///     nil to look only when ``publishExternalChanges()`` is called. 10 ms by default.
     /// - Throws: `SQLiteError` when the database cannot be opened or migrated.
     public init(
         location: SQLiteConnection.Location = .inMemory, clock: any Clock<Duration> = ContinuousClock(),
-        epoch: Double? = nil, latency: Duration = .zero
+        epoch: Double? = nil, latency: Duration = .zero, watchInterval: Duration? = .milliseconds(10)
     ) throws {
         self.clock = clock
         self.epoch = epoch ?? Date().timeIntervalSince1970
         self.elapsed = Self.stopwatch(clock)
-        self.database = try ServerDatabase(location: location)
+        let database = try ServerDatabase(location: location)
+        self.database = database
+        // Changes committed before the server opened are history: clients read them with `changes(since:)`.
+        let hub = EventHub(publishedThrough: try database.latestSequence)
+        self.hub = hub
+        if case .file(let url) = location, let watchInterval {
+            precondition(watchInterval > .zero, "the watch interval must be positive")
+            watcher = try ServerFileWatcher(file: url, interval: watchInterval) { hub.publishedSequence }
+        } else {
+            watcher = nil
+        }
         controls.withState { $0.latency = latency }
+        watcher?.start { [weak self] in
+            guard let self else { return true }
+            return (try? await self.publishExternalChanges()) != nil
+        }
     }
 
     private static func stopwatch<C: Clock<Duration>>(_ clock: C) -> @Sendable () -> Duration {
@@ -65,12 +92,16 @@ public actor EmbeddedServer {
         Connection(server: self, userId: userId)
     }
 
-    /// The server's time now, in seconds since 1970; later than every timestamp handed out before.
-    func timestamp() -> Double {
+    /// The server's clock time now, in seconds since 1970: the epoch plus the clock's elapsed time.
+    func clockTime() -> Double {
         let components = elapsed().components
-        let clockTime = epoch + Double(components.seconds) + Double(components.attoseconds) / 1e18
-        lastTimestamp = max(clockTime, lastTimestamp + 0.001)
-        return lastTimestamp
+        return epoch + Double(components.seconds) + Double(components.attoseconds) / 1e18
+    }
+
+    /// The time for a write: the clock time, or a millisecond after the last timestamp any
+    /// server handed out on this database if that is later. Call it in a write transaction.
+    func timestamp() throws -> Double {
+        try database.nextTimestamp(clockTime: clockTime())
     }
 
     // MARK: Connectivity

@@ -1,16 +1,32 @@
 import Foundation
 import LiveSocial
 
-/// The server's real-time fan-out and connection switch.
+/// The server's real-time fan-out and connection switch, and how far into the change log it has
+/// published.
 ///
-/// `@unchecked Sendable`: `lock` guards `isConnected`, `subscribers` and `nextID`. Events are
-/// yielded after unlocking; ``EmbeddedServer`` publishes from its actor only, one batch after
-/// another, so every subscriber receives change events in sequence order.
+/// `@unchecked Sendable`: `lock` guards `isConnected`, `subscribers`, `nextID` and
+/// `publishedSequence`. Events are yielded after unlocking; ``EmbeddedServer`` publishes from
+/// its actor only, one batch after another and in sequence order (its own writes and other
+/// processes' alike), so every subscriber receives change events in sequence order.
 final class EventHub: @unchecked Sendable {
     private let lock = NSLock()
     private var connected = true
     private var subscribers: [Int: AsyncStream<SocialEvent>.Continuation] = [:]
     private var nextID = 0
+    private var position: Int64
+
+    /// A hub whose change-log position starts at `sequence`: changes up to it are never published.
+    init(publishedThrough sequence: Int64 = 0) {
+        position = sequence
+    }
+
+    /// The sequence number of the last change-log entry published (or passed over while
+    /// disconnected, or written without an event); the next publication starts after it.
+    var publishedSequence: Int64 {
+        lock.lock()
+        defer { lock.unlock() }
+        return position
+    }
 
     var isConnected: Bool {
         lock.lock()
@@ -41,11 +57,19 @@ final class EventHub: @unchecked Sendable {
         return stream
     }
 
-    /// Delivers change events to every subscriber, unless disconnected (then they are missed).
-    func publish(_ events: [SocialEvent]) {
-        guard !events.isEmpty else { return }
+    /// Whether publishing now would reach anyone: connected, with at least one subscriber.
+    var hasListeners: Bool {
         lock.lock()
-        let targets = connected ? Array(subscribers.values) : []
+        defer { lock.unlock() }
+        return connected && !subscribers.isEmpty
+    }
+
+    /// Delivers change events to every subscriber, unless disconnected (then they are missed),
+    /// and moves the published position to `sequence` (never back).
+    func publish(_ events: [SocialEvent], through sequence: Int64) {
+        lock.lock()
+        position = max(position, sequence)
+        let targets = connected && !events.isEmpty ? Array(subscribers.values) : []
         lock.unlock()
         for continuation in targets {
             for event in events { continuation.yield(event) }

@@ -54,7 +54,8 @@ struct ServerWriter {
             preconditionFailure("\(Record.self) is not a model of the social domain")
         }
         try database.upsert(record)
-        let sequence = try database.appendChange(wrapped.key, isRemoval: false, scope: ServerDatabase.scope(of: wrapped))
+        let sequence = try database.appendChange(
+            wrapped.key, isRemoval: false, scope: ServerDatabase.scope(of: wrapped), isCreation: created)
         events.append(created ? .created(wrapped, sequence: sequence) : .updated(wrapped, sequence: sequence))
         track(wrapped)
     }

@@ -8,6 +8,10 @@ enum ServerCommands {
     /// exit status.
     static func command(named name: String) -> (@Sendable ([String]) async -> Int32)? {
         switch name {
+        case "server-send": ServerSendCommand.run
+        case "server-seed": ServerSeedCommand.run
+        case "server-idle": ServerIdleCommand.run
+        case "server-latency": ServerLatencyCommand.run
         default: nil
         }
     }

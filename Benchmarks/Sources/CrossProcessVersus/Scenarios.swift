@@ -1,0 +1,151 @@
+import BenchmarkSupport
+import Foundation
+
+/// The three scenarios, run from process B (this process) with process A a child.
+@MainActor
+enum Scenarios {
+    /// What one watcher saw of the latency scenario.
+    struct Latency {
+        var kind: WatcherKind
+        /// Of A's commits, how many the watcher saw by the end of the grace period.
+        var seen: Int
+        /// For each commit seen: from its stamp in A to the observer call in B, ms.
+        var milliseconds: [Double]
+        var deliveries: Int
+    }
+
+    /// A commits `settings.commits` messages a few milliseconds apart while B's watchers of this
+    /// package, GRDB and the naive loop run side by side.
+    static func latency(_ settings: Settings, folder: URL, log: RunLog) async throws -> [Latency] {
+        let url = folder.appendingPathComponent("latency.sqlite")
+        try await Fixture.create(url)
+        let watchers = try [WatcherKind.live, .grdb, .naive].map { try Watcher($0, url: url, pollMilliseconds: settings.pollMilliseconds) }
+        for watcher in watchers { await watcher.arrivals.ready.wait() }
+        // Let the openings settle: GRDB's observation fetches a second time once it observes.
+        try await Task.sleep(for: .milliseconds(200))
+        log("latency: process A commits \(grouped(settings.commits)) messages, one transaction each, "
+            + "\(settings.minimumPauseMicroseconds / 1_000)–\(settings.maximumPauseMicroseconds / 1_000) ms apart")
+        let writer = try ChildProcess.start([
+            "writer", "spaced", url.path, String(settings.commits),
+            String(settings.minimumPauseMicroseconds), String(settings.maximumPauseMicroseconds),
+        ])
+        _ = await writer.finished()
+        // The contenders that can see A's commits get the grace period to see the last ones.
+        let expected = watchers.filter { $0.kind != .grdb }
+        try await wait(upTo: settings.grace) { expected.allSatisfy { $0.arrivals.seenAt.count >= settings.commits } }
+        for watcher in watchers { await watcher.stop() }
+        let stamps = try Fixture.stamps(url)
+        return watchers.map { watcher in
+            let seenAt = watcher.arrivals.seenAt
+            return Latency(
+                kind: watcher.kind, seen: seenAt.count,
+                milliseconds: seenAt.enumerated().map { index, time in elapsed(from: stamps[index + 1], to: time) },
+                deliveries: watcher.arrivals.deliveries)
+        }
+    }
+
+    /// The throughput scenario's numbers.
+    struct Throughput {
+        var messages: Int
+        /// Messages B's live collection showed by the end of the grace period.
+        var delivered: Int
+        /// From the first message's stamp to A's last completion, and to B's observer call that
+        /// showed the last message delivered: s.
+        var writeSeconds: Double
+        var deliverySeconds: Double
+        var deliveries: Int
+        /// From each message's stamp to the observer call that first showed it, ms.
+        var milliseconds: [Double]
+    }
+
+    /// A queues `settings.burst` messages at once with `enqueueWrite`; B counts what its live
+    /// collection shows.
+    static func throughput(_ settings: Settings, folder: URL, log: RunLog) async throws -> Throughput {
+        let url = folder.appendingPathComponent("throughput.sqlite")
+        try await Fixture.create(url)
+        let watcher = try Watcher(.live, url: url, pollMilliseconds: settings.pollMilliseconds)
+        await watcher.arrivals.ready.wait()
+        log("throughput: process A writes \(grouped(settings.burst)) messages as fast as it can (enqueueWrite)")
+        let writer = try ChildProcess.start(["writer", "burst", url.path, String(settings.burst)])
+        let lines = await writer.finished()
+        try await wait(upTo: settings.burstGrace) { watcher.arrivals.seenAt.count >= settings.burst }
+        await watcher.stop()
+        let stamps = try Fixture.stamps(url)
+        let seenAt = watcher.arrivals.seenAt
+        let start = stamps[1] ?? 0
+        let committed = lines.first { $0.hasPrefix("committed ") }.flatMap { UInt64($0.dropFirst(10)) } ?? 0
+        return Throughput(
+            messages: settings.burst, delivered: seenAt.count,
+            writeSeconds: elapsed(from: start, to: committed) / 1_000,
+            deliverySeconds: seenAt.last.map { elapsed(from: start, to: $0) / 1_000 } ?? .nan,
+            deliveries: watcher.arrivals.deliveries,
+            milliseconds: seenAt.enumerated().map { index, time in elapsed(from: stamps[index + 1], to: time) })
+    }
+
+    /// The idle cost of one kind of watcher: CPU time over wall time.
+    struct Idle {
+        var kind: WatcherKind
+        var cpuSeconds: Double
+        var wallSeconds: Double
+        /// Observer calls while measured (nothing was written).
+        var calls: Int
+        var share: Double { cpuSeconds / wallSeconds }
+    }
+
+    /// One child process per kind of watcher, all at once, each watching an unchanging file for
+    /// `settings.idleSeconds`.
+    static func idle(_ settings: Settings, folder: URL, log: RunLog) async throws -> [Idle] {
+        let url = folder.appendingPathComponent("idle.sqlite")
+        try await Fixture.create(url)
+        log("idle: \(WatcherKind.allCases.count) processes watch an unchanging file for \(settings.idleSeconds) s")
+        let children = try WatcherKind.allCases.map { kind in
+            (kind, try ChildProcess.start(
+                ["idle", kind.rawValue, url.path, String(settings.idleSeconds)] + (settings.pollMilliseconds.map { [String($0)] } ?? [])))
+        }
+        var results: [Idle] = []
+        for (kind, child) in children {
+            let lines = await child.finished()
+            let numbers = lines.first { $0.hasPrefix("idle ") }?.split(separator: " ").dropFirst().compactMap { Double($0) } ?? []
+            guard numbers.count == 3 else { fatalError("idle \(kind): \(lines)") }
+            results.append(Idle(kind: kind, cpuSeconds: numbers[0] / 1e9, wallSeconds: numbers[1] / 1e9, calls: Int(numbers[2])))
+        }
+        return results
+    }
+
+    /// Process B of the idle scenario (`CrossProcessVersus idle KIND FILE SECONDS [POLL_MS]`): starts the
+    /// watcher, waits for its first call, then prints `idle CPU_NS WALL_NS CALLS` for the next
+    /// `seconds`, during which the main thread waits in its run loop, and the observer calls
+    /// made meanwhile (none are expected: nothing is written).
+    static func idleChild(_ arguments: [String]) async throws {
+        guard (3...4).contains(arguments.count), let kind = WatcherKind(rawValue: arguments[0]),
+              let seconds = Int(arguments[2]) else {
+            throw Writer.Usage.wrong(arguments)
+        }
+        let poll = arguments.count == 4 ? Int(arguments[3]) : nil
+        let watcher = try Watcher(kind, url: URL(fileURLWithPath: arguments[1]), pollMilliseconds: poll)
+        await watcher.arrivals.ready.wait()
+        // Let the opening's own work (a first page, GRDB's first fetch) settle.
+        try await Task.sleep(for: .milliseconds(200))
+        let cpu = SharedClock.processCPU()
+        let wall = SharedClock.now()
+        let calls = watcher.arrivals.deliveries
+        try await Task.sleep(for: .seconds(seconds))
+        let cpuSpent = SharedClock.processCPU() - cpu
+        let wallSpent = SharedClock.now() - wall
+        print("idle \(cpuSpent) \(wallSpent) \(watcher.arrivals.deliveries - calls)")
+        await watcher.stop()
+    }
+
+    /// Waits until `done()` or `limit` has passed, checking every 5 ms.
+    private static func wait(upTo limit: Duration, until done: () -> Bool) async throws {
+        let clock = ContinuousClock()
+        let deadline = clock.now + limit
+        while !done(), clock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+    }
+
+    /// From `start` to `end` on the shared clock, ms; NaN without a start.
+    private static func elapsed(from start: UInt64?, to end: UInt64) -> Double {
+        guard let start else { return .nan }
+        return (Double(end) - Double(start)) / 1e6
+    }
+}

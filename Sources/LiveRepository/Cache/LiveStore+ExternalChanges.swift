@@ -1,0 +1,81 @@
+import Dispatch
+
+extension LiveStore {
+    /// Looks now for commits that other connections and processes made to the store's file, and
+    /// returns once the live objects and collections they touched were told (on the main actor;
+    /// each then reads the changed rows and calls its observers, as after the store's own writes).
+    ///
+    /// The store also looks on its own, as often as its ``externalChanges`` setting says, and
+    /// takes in what others committed whenever it writes. Call this where waiting for the next
+    /// look is not good enough: when an app becomes active again after an extension wrote to the
+    /// shared file, or in tests. A store in memory has nothing to look for and returns at once.
+    public func checkForExternalChanges() async {
+        await withCheckedContinuation { continuation in
+            queue.async {
+                let change = self.externalChangesOnQueue()
+                let hub = self.hub
+                DispatchQueue.main.async {
+                    MainActor.assumeIsolated {
+                        if let change, !change.isEmpty { hub.publish(change) }
+                        continuation.resume()
+                    }
+                }
+            }
+        }
+    }
+
+    /// Starts the timer that looks for other connections' commits on `queue`, or returns nil (in
+    /// memory, or when the setting is ``ExternalChangeDetection/off``).
+    func startWatching() -> DispatchSourceTimer? {
+        guard case .file = location, let interval = externalChanges.interval else { return nil }
+        let (seconds, attoseconds) = max(interval, .milliseconds(1)).components
+        let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
+        let timer = DispatchSource.makeTimerSource(queue: queue)
+        // Some leeway lets the system group the wake-ups with others (on Apple platforms).
+        timer.schedule(deadline: .now() + .nanoseconds(nanoseconds), repeating: .nanoseconds(nanoseconds),
+                       leeway: .nanoseconds(nanoseconds / 4))
+        timer.setEventHandler { [weak self] in
+            guard let self, let change = externalChangesOnQueue(), !change.isEmpty else { return }
+            let hub = self.hub
+            DispatchQueue.main.async { MainActor.assumeIsolated { hub.publish(change) } }
+        }
+        timer.resume()
+        return timer
+    }
+
+    /// On `queue`, outside a transaction: what other connections committed since the last look,
+    /// or nil. A damaged file is replaced as for any read, and the change says so.
+    private func externalChangesOnQueue() -> StoreChange? {
+        guard let changeLog, !connection.isClosed else { return nil }
+        do {
+            return try changeLog.collect(connection: connection)
+        } catch {
+            return recoverIfDamaged(error)
+        }
+    }
+
+    /// On `queue`: runs `body` in a read transaction that first publishes what other connections
+    /// committed, so that `body` sees no commit whose change is not on its way to the main
+    /// actor ahead of the caller's completion.
+    ///
+    /// A live collection relies on it: it reads only the rows a change touched and keeps the
+    /// others as it read them, which holds only if every commit its reads see is announced to
+    /// it, as the store's own commits always are (they run on this queue).
+    func readAnnounced<T>(_ body: (SQLiteConnection) throws -> T, on connection: SQLiteConnection) throws -> T {
+        guard let changeLog, connection.isInAutocommitMode else { return try body(connection) }
+        try connection.execute("BEGIN")
+        defer { if !connection.isInAutocommitMode { try? connection.execute("COMMIT") } }
+        if let change = try changeLog.collect(connection: connection), !change.isEmpty {
+            let hub = self.hub
+            DispatchQueue.main.async { MainActor.assumeIsolated { hub.publish(change) } }
+        }
+        return try body(connection)
+    }
+
+    /// On `queue`, inside a write transaction before its writes: adds what other connections
+    /// committed since the last look to `change`.
+    func collectExternalChanges(into change: inout StoreChange) throws {
+        guard let changeLog, let found = try changeLog.collect(connection: connection) else { return }
+        change.merge(found) { $0.union($1) }
+    }
+}

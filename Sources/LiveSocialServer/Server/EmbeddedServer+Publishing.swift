@@ -1,0 +1,115 @@
+import LiveRepository
+import LiveSocial
+
+extension EmbeddedServer {
+    /// How many times a write is tried when the file stays busy (each try waits up to the busy
+    /// timeout, 5 seconds, for the other connection's lock) before the action fails.
+    static let writeAttempts = 4
+
+    /// How many change-log entries of other processes one read publishes at most.
+    static let externalBatch = 500
+
+    /// Publishes the changes that other servers on this file (in this process or another) have
+    /// committed since the last publication, as real-time events to this server's connections.
+    ///
+    /// The server calls it every `watchInterval` when the file has changed; call it yourself to
+    /// deliver those changes at once (a test with no watching, an app that comes to the
+    /// foreground). Events go out in sequence order, after those of earlier writes and before
+    /// those of later ones, each once; a record's event carries its current state, and a record
+    /// removed since is published as deleted. While the server is disconnected, or nobody
+    /// listens, the changes are passed over: clients catch up with `changes(since:limit:scope:)`.
+    ///
+    /// - Returns: how many events were published.
+    /// - Throws: `SocialAPIError.serverFailure(_:)` when the database cannot be read; nothing is
+    ///   passed over, and the next call tries again.
+    @discardableResult
+    public func publishExternalChanges() throws -> Int {
+        var published = 0
+        while true {
+            let start = hub.publishedSequence
+            let batch = try serve {
+                try database.readTransaction { try externalEvents(after: start, limit: Self.externalBatch) }
+            }
+            guard batch.through > start else { return published }
+            hub.publish(batch.events, through: batch.through)
+            published += batch.events.count
+        }
+    }
+
+    /// Runs `body` in one write transaction, then publishes, in sequence order, the events of the
+    /// changes other servers committed before it and the events `body` collected.
+    ///
+    /// The transaction holds the file's write lock from its start, so sequence numbers, ids and
+    /// timestamps taken in it follow every other server's. When the file is busy for longer than
+    /// the busy timeout, `body` runs again, up to `writeAttempts` times in all: it must only
+    /// write through the database and `events`.
+    ///
+    /// - Throws: what `body` throws; database errors as `SocialAPIError.serverFailure(_:)`.
+    func transaction<T>(_ body: (inout [SocialEvent]) throws -> T) throws -> T {
+        try serve {
+            var attempt = 1
+            while true {
+                do {
+                    return try attemptTransaction(body)
+                } catch let error as SQLiteError where error.isBusy && attempt < Self.writeAttempts {
+                    attempt += 1
+                    busyRetryObserver?(attempt)
+                }
+            }
+        }
+    }
+
+    /// Sets how long a statement waits for another connection's lock (5 s by default), and a
+    /// call made before each new attempt of a busy write; for tests.
+    func setBusyHandling(timeoutMilliseconds: Int, observer: (@Sendable (Int) -> Void)?) throws {
+        try database.setBusyTimeout(milliseconds: timeoutMilliseconds)
+        busyRetryObserver = observer
+    }
+
+    private func attemptTransaction<T>(_ body: (inout [SocialEvent]) throws -> T) throws -> T {
+        var events: [SocialEvent] = []
+        let (external, result, through) = try database.transaction {
+            // Holding the write lock: every entry after the published position is another
+            // server's, committed before this transaction, and comes before its own entries.
+            let external = try externalEvents(after: hub.publishedSequence, limit: Int(Int32.max))
+            let result = try body(&events)
+            return (external.events, result, try database.latestSequence)
+        }
+        hub.publish(external + events, through: through)
+        return result
+    }
+
+    /// The events of the change-log entries after `sequence`, up to `limit` of them, with each
+    /// record's state now, and the sequence of the last entry read. When publishing would reach
+    /// nobody, no events, and the latest sequence: those changes are passed over.
+    private func externalEvents(after sequence: Int64, limit: Int) throws -> (events: [SocialEvent], through: Int64) {
+        guard hub.hasListeners else { return ([], max(sequence, try database.latestSequence)) }
+        let entries = try database.changeEntries(after: sequence, scope: .all, limit: limit)
+        var states: [SocialRecordKey: SocialRecord?] = [:]
+        var events: [SocialEvent] = []
+        events.reserveCapacity(entries.count)
+        for entry in entries {
+            var record: SocialRecord?
+            if !entry.isRemoval {
+                if let known = states[entry.key] {
+                    record = known
+                } else {
+                    record = try database.load(entry.key)
+                    states[entry.key] = record
+                }
+            }
+            guard let record else {
+                events.append(.deleted(entry.key, sequence: entry.sequence))
+                continue
+            }
+            events.append(entry.isCreation ? .created(record, sequence: entry.sequence) : .updated(record, sequence: entry.sequence))
+        }
+        return (events, entries.last?.sequence ?? sequence)
+    }
+}
+
+extension SQLiteError {
+    /// Whether another connection held a lock the statement needed (`SQLITE_BUSY`, 5, or
+    /// `SQLITE_LOCKED`, 6, with any extended code): trying again later can succeed.
+    var isBusy: Bool { code == 5 || code == 6 }
+}

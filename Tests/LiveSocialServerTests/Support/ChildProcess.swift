@@ -1,0 +1,133 @@
+import Foundation
+import TestSupport
+
+/// A `LiveTestHelper` process run by a test: lines written to its standard input, and its
+/// standard output read line by line as it comes.
+///
+/// `@unchecked Sendable`: `lock` guards `buffer`, `lines`, `waiter` and `ended`; the pipes and
+/// the process are thread-safe Foundation objects. A waiter is resumed after unlocking.
+final class ChildProcess: @unchecked Sendable {
+    private let process = Process()
+    private let input = Pipe()
+    private let output = Pipe()
+    private let lock = NSLock()
+    private var buffer = Data()
+    private var lines: [String] = []
+    private var consumed = 0
+    private var ended = false
+    private var waiter: CheckedContinuation<Void, Never>?
+
+    /// Starts `LiveTestHelper` with `arguments` (the command first).
+    init(_ arguments: [String]) throws {
+        process.executableURL = try HelperExecutable.url(named: "LiveTestHelper")
+        process.arguments = arguments
+        process.standardInput = input
+        process.standardOutput = output
+        output.fileHandleForReading.readabilityHandler = { [weak self] handle in
+            self?.receive(handle.availableData)
+        }
+        try process.run()
+    }
+
+    deinit {
+        if process.isRunning { process.terminate() }
+        output.fileHandleForReading.readabilityHandler = nil
+    }
+
+    /// Writes `line` and a newline to the process's standard input.
+    func send(_ line: String) {
+        input.fileHandleForWriting.write(Data((line + "\n").utf8))
+    }
+
+    /// Every line the process printed so far.
+    var allLines: [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return lines
+    }
+
+    /// The next line not yet returned, waiting for it; nil once the output has ended. The wait is
+    /// bounded by the suite's time limit (a cancelled test stops waiting).
+    func nextLine() async -> String? {
+        while true {
+            switch take() {
+            case .line(let line): return line
+            case .ended: return nil
+            case .none:
+                await withTaskCancellationHandler {
+                    await withCheckedContinuation { park($0) }
+                } onCancel: {
+                    self.wake()
+                }
+            }
+        }
+    }
+
+    private enum Taken {
+        case line(String)
+        case ended
+        case none
+    }
+
+    /// The next unread line, or whether the output has ended (or the test was cancelled).
+    private func take() -> Taken {
+        lock.lock()
+        defer { lock.unlock() }
+        if consumed < lines.count {
+            consumed += 1
+            return .line(lines[consumed - 1])
+        }
+        return ended || Task.isCancelled ? .ended : .none
+    }
+
+    /// Keeps `continuation` to resume when a line comes, or resumes it now if one came meanwhile.
+    private func park(_ continuation: CheckedContinuation<Void, Never>) {
+        lock.lock()
+        if consumed < lines.count || ended || Task.isCancelled {
+            lock.unlock()
+            continuation.resume()
+        } else {
+            waiter = continuation
+            lock.unlock()
+        }
+    }
+
+    /// Reads lines until one equals `expected` or starts with it, and returns it; nil when the output ends first.
+    func nextLine(startingWith expected: String) async -> String? {
+        while let line = await nextLine() {
+            if line.hasPrefix(expected) { return line }
+        }
+        return nil
+    }
+
+    /// The process's exit status, once its output has ended.
+    func exitStatus() async -> Int32 {
+        while await nextLine() != nil {}
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    private func receive(_ data: Data) {
+        lock.lock()
+        if data.isEmpty {
+            ended = true
+        } else {
+            buffer.append(data)
+            while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                lines.append(String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self))
+                buffer.removeSubrange(buffer.startIndex...newline)
+            }
+        }
+        lock.unlock()
+        if data.isEmpty { output.fileHandleForReading.readabilityHandler = nil }
+        wake()
+    }
+
+    private func wake() {
+        lock.lock()
+        let waiter = self.waiter
+        self.waiter = nil
+        lock.unlock()
+        waiter?.resume()
+    }
+}
