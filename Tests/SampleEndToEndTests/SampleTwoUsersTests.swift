@@ -61,14 +61,14 @@ struct SampleTwoUsersTests {
 
         try await ada.enter("/profile")
         try await ada.waitFor("· fresh │ N open")
-        let counts = try #require(ada.outputBeforeMark.split(separator: "\n").last { $0.contains(" followers · ") })
+        let counts = try #require(ada.outputBeforeMark.split(separator: "\n").last { $0.contains(" following") && $0.contains(" follower") })
         let followers = try #require(Int(counts.trimmingCharacters(in: .whitespaces).prefix { $0.isNumber }))
         try await alan.enter("/profile ada")
         try await alan.waitFor("· fresh │ N open · /follow")
         #expect(alan.outputBeforeMark.contains("· /follow to follow"), "alan does not follow ada yet")
         try await alan.enter("/follow")
         try await alan.waitFor("you follow them")
-        try await ada.waitForLine("ada's new follower count") { $0.hasPrefix("  \(followers + 1) followers · ") }
+        try await ada.waitForLine("ada's new follower count") { $0.hasPrefix("  \(followers + 1) follower") }
 
         #expect(await alan.finish().status == 0)
         #expect(await ada.finish().status == 0)

@@ -25,7 +25,8 @@ public final class ProfileView: ScreenView {
     override public func body(width: Int, height: Int) -> [String] {
         guard let summary else { return ["  loading the profile…"] }
         var lines = ["  @\(summary.userId)  \(summary.about)"]
-        var relation = "  \(summary.followerCount) followers · \(summary.followingCount) following"
+        let followerCount = summary.followerCount == 1 ? "1 follower" : "\(summary.followerCount) followers"
+        var relation = "  \(followerCount) · \(summary.followingCount) following"
         if !summary.isMe { relation += summary.isFollowed ? " · you follow them (/follow to stop)" : " · /follow to follow" }
         lines.append(TextLayout.fit(relation, width: width))
         lines.append("")
