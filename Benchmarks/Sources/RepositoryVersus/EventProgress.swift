@@ -1,3 +1,5 @@
+import BenchmarkSupport
+
 /// What an observer of scenario 2 saw: its deliveries, the first one (the seed message), and
 /// the moment the observed count reached the target, or the time budget ran out.
 @MainActor
