@@ -370,20 +370,7 @@ import Testing
         let directory = try TemporaryDirectory()
         let url = directory.file("shared.sqlite")
         let store = try LiveStore(location: .file(url), migrations: Note.migrations, externalChanges: .off)
-        let body = String(repeating: "x", count: 600)
-        try await store.write { transaction in
-            for rank in 1...400 { try transaction.upsert(Note(id: "n\(rank)", rank: rank, body: body)) }
-        }
-        // As in LiveStoreTests: everything in the main file, almost nothing cached, then the
-        // middle of the file overwritten, so that a full read finds the damage.
-        try await store.read { connection in
-            try connection.execute("PRAGMA cache_size = 1")
-            _ = try connection.query("PRAGMA wal_checkpoint(TRUNCATE)") { $0.int(0) }
-        }
-        let handle = try FileHandle(forWritingTo: url)
-        try handle.seek(toOffset: 8 * 4096)
-        try handle.write(contentsOf: Data(repeating: 0xA5, count: 40 * 4096))
-        try handle.close()
+        try await CacheDamage.fillThenOverwriteTheMiddle(of: store, at: url)
         await #expect(throws: SQLiteError.self) {
             try await store.read { try $0.query("SELECT body FROM notes") { $0.string(0) } }
         }

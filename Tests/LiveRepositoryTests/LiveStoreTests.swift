@@ -188,20 +188,7 @@ import Testing
         let directory = try TemporaryDirectory()
         let url = directory.file("cache.sqlite")
         let store = try LiveStore(location: .file(url), migrations: Note.migrations)
-        let body = String(repeating: "x", count: 600)
-        try await store.write { transaction in
-            for rank in 1...400 { try transaction.upsert(Note(id: "n\(rank)", rank: rank, body: body)) }
-        }
-        // Move everything into the main file and keep almost nothing cached, so the next full
-        // read goes to the disk; then overwrite the middle of the file.
-        try await store.read { connection in
-            try connection.execute("PRAGMA cache_size = 1")
-            _ = try connection.query("PRAGMA wal_checkpoint(TRUNCATE)") { $0.int(0) }
-        }
-        let handle = try FileHandle(forWritingTo: url)
-        try handle.seek(toOffset: 8 * 4096)
-        try handle.write(contentsOf: Data(repeating: 0xA5, count: 40 * 4096))
-        try handle.close()
+        try await CacheDamage.fillThenOverwriteTheMiddle(of: store, at: url)
         let server = PageServer<Note>()
         let collection = LiveCollection(
             store: store, query: CacheQuery<Note>(orderBy: "rank"), pageSize: 400,
