@@ -787,6 +787,37 @@ struct MessageSendingTests {
         collection.dispose()
     }
 
+    @Test func messagesSentInARowKeepTheirOrderWhenTheClockGoesBack() async throws {
+        let folder = try TemporaryDirectory()
+        let url = folder.file("cache.sqlite")
+        let fixture = try await ClientFixture(realtime: false)
+        let server = fixture.server
+        let clock = FallingClock()
+        let client = try SocialClient(api: server.connection(userId: "ada"), userId: "ada", cache: .file(url),
+                                      now: { clock.next() })
+        let (collection, _, _) = try await openCollection(client)
+        server.disconnect()
+        let texts = ["one", "two", "three"]
+        for text in texts {
+            await #expect(throws: SocialAPIError.offline) { try await client.messages.send(text, to: "general") }
+        }
+        // Shown pending in the order sent, although each was written at an earlier clock time.
+        #expect(collection.pendingMessages.map(\.text) == texts)
+        collection.dispose()
+        await client.store.close()
+
+        // The next run sends them in that order too.
+        let next = try SocialClient(api: server.connection(userId: "ada"), userId: "ada", cache: .file(url),
+                                    now: { clock.next() })
+        server.reconnect()
+        let barrier = try await next.messages.send("barrier", to: "general")
+        let onServer = try await server.records(.messages(channelId: "general", newestFirst: false))
+            .filter { $0.userId == "ada" && (texts + ["barrier"]).contains($0.text) }
+        #expect(onServer.map(\.text) == texts + ["barrier"])
+        #expect(onServer.last?.id == barrier.id)
+        await next.store.close()
+    }
+
     @Test func aRestartAfterALostAnswerNeverShowsTheMessageTwice() async throws {
         let folder = try TemporaryDirectory()
         let url = folder.file("cache.sqlite")

@@ -23,6 +23,8 @@ final class MessageOutbox {
     /// The client request ids of messages that may have reached the server: sent at least once,
     /// or left pending by an earlier run. They can no longer be canceled.
     private var attempted: Set<String> = []
+    /// The creation time of the newest pending message: each new one gets a later one.
+    private var lastCreatedAt = -Double.infinity
     /// The pending messages whose copy is not written yet, in the order their sends were given.
     private var unstored: [Message] = []
     private var cacheLoad: Task<Void, Never>?
@@ -48,6 +50,12 @@ final class MessageOutbox {
     func send(_ message: Message) async throws -> Message {
         var pending = message
         pending.syncState = .syncing
+        // Lists of pending messages, and the resends after a restart, go by creation time: it
+        // strictly increases from one send to the next even when the clock stands still or
+        // goes back.
+        pending.createdAt = max(message.createdAt, lastCreatedAt.nextUp)
+        pending.updatedAt = max(message.updatedAt, pending.createdAt)
+        lastCreatedAt = pending.createdAt
         let requestId = pending.clientRequestId
         return try await withCheckedThrowingContinuation { continuation in
             waiters[requestId, default: []].append(continuation)
@@ -166,6 +174,7 @@ final class MessageOutbox {
             cacheLoad = Task {
                 let stored = (try? await client.store.read { try Message.local(of: userId, in: nil, from: $0) }) ?? []
                 let pending = stored.filter { $0.sendingStatus == .pending }
+                lastCreatedAt = max(lastCreatedAt, pending.map(\.createdAt).max() ?? -.infinity)
                 attempted.formUnion(pending.map(\.clientRequestId))
                 let queued = Set(queue.map(\.clientRequestId))
                 queue.insert(contentsOf: pending.filter { !queued.contains($0.clientRequestId) }, at: 0)
