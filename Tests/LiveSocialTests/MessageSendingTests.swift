@@ -764,6 +764,60 @@ struct MessageSendingTests {
         #expect(onServer.map(\.id) == [firstSent.id, secondSent.id])
     }
 
+    @Test func messagesWrittenInARowWhileTheCacheIsReadAreStoredPendingInThatOrder() async throws {
+        // No connection yet, so the outbox reads the earlier run's pending messages on the first
+        // send: all three sends wait for that read, and the runtime resumes such waiters in no
+        // promised order (last first, in practice).
+        let fixture = try await ClientFixture(realtime: false)
+        let (collection, recorder, _) = try await openCollection(fixture.client)
+        let texts = ["one", "two", "three"]
+        let sends = texts.map { text in Task { try await fixture.client.messages.send(text, to: "general") } }
+        for send in sends { _ = try await send.value }
+
+        // Each pending copy is written, so shown, in the order written: a list that shows what
+        // is new (a log, a terminal) shows them in that order.
+        let addedPending = recorder.log.all.compactMap { event -> [String]? in
+            guard case .added = event, event.context?.sendingStatus == .pending else { return nil }
+            return event.messages.map(\.text)
+        }.flatMap { $0 }
+        #expect(addedPending == texts)
+        let onServer = try await fixture.server.records(.messages(channelId: "general", newestFirst: false))
+            .filter { texts.contains($0.text) }
+        #expect(onServer.map(\.text) == texts)
+        collection.dispose()
+    }
+
+    @Test func messagesSentInARowKeepTheirOrderWhenTheClockGoesBack() async throws {
+        let folder = try TemporaryDirectory()
+        let url = folder.file("cache.sqlite")
+        let fixture = try await ClientFixture(realtime: false)
+        let server = fixture.server
+        let clock = FallingClock()
+        let client = try SocialClient(api: server.connection(userId: "ada"), userId: "ada", cache: .file(url),
+                                      now: { clock.next() })
+        let (collection, _, _) = try await openCollection(client)
+        server.disconnect()
+        let texts = ["one", "two", "three"]
+        for text in texts {
+            await #expect(throws: SocialAPIError.offline) { try await client.messages.send(text, to: "general") }
+        }
+        // Shown pending in the order sent, although each was written at an earlier clock time.
+        #expect(collection.pendingMessages.map(\.text) == texts)
+        collection.dispose()
+        await client.store.close()
+
+        // The next run sends them in that order too.
+        let next = try SocialClient(api: server.connection(userId: "ada"), userId: "ada", cache: .file(url),
+                                    now: { clock.next() })
+        server.reconnect()
+        let barrier = try await next.messages.send("barrier", to: "general")
+        let onServer = try await server.records(.messages(channelId: "general", newestFirst: false))
+            .filter { $0.userId == "ada" && (texts + ["barrier"]).contains($0.text) }
+        #expect(onServer.map(\.text) == texts + ["barrier"])
+        #expect(onServer.last?.id == barrier.id)
+        await next.store.close()
+    }
+
     @Test func aRestartAfterALostAnswerNeverShowsTheMessageTwice() async throws {
         let folder = try TemporaryDirectory()
         let url = folder.file("cache.sqlite")

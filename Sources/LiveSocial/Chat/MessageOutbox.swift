@@ -23,6 +23,10 @@ final class MessageOutbox {
     /// The client request ids of messages that may have reached the server: sent at least once,
     /// or left pending by an earlier run. They can no longer be canceled.
     private var attempted: Set<String> = []
+    /// The creation time of the newest pending message: each new one gets a later one.
+    private var lastCreatedAt = -Double.infinity
+    /// The pending messages whose copy is not written yet, in the order their sends were given.
+    private var unstored: [Message] = []
     private var cacheLoad: Task<Void, Never>?
     private var waiters: [String: [CheckedContinuation<Message, any Error>]] = [:]
 
@@ -46,10 +50,26 @@ final class MessageOutbox {
     func send(_ message: Message) async throws -> Message {
         var pending = message
         pending.syncState = .syncing
-        // Its place in the queue is taken before anything waits, so sends keep their order.
-        queue.append(pending)
-        await loadPendingFromCache()
-        return try await store(pending)
+        // Lists of pending messages, and the resends after a restart, go by creation time: it
+        // strictly increases from one send to the next even when the clock stands still or
+        // goes back.
+        pending.createdAt = max(message.createdAt, lastCreatedAt.nextUp)
+        pending.updatedAt = max(message.updatedAt, pending.createdAt)
+        lastCreatedAt = pending.createdAt
+        let requestId = pending.clientRequestId
+        return try await withCheckedThrowingContinuation { continuation in
+            waiters[requestId, default: []].append(continuation)
+            // Its place in the queue, and among the pending copies to write, is taken before
+            // anything waits, so sends keep their order: the tasks waiting for the cache read
+            // resume in no promised order (last first, in practice), and whichever comes first
+            // writes every copy waiting, in order.
+            queue.append(pending)
+            unstored.append(pending)
+            Task {
+                await loadPendingFromCache()
+                storeUnstored()
+            }
+        }
     }
 
     /// Makes a failed message pending again and sends it.
@@ -60,7 +80,12 @@ final class MessageOutbox {
         guard let stored, stored.sendingStatus == .failed else { throw ChatError.notFailed(clientRequestId: requestId) }
         var pending = stored
         pending.syncState = .syncing
-        return try await store(pending)
+        return try await withCheckedThrowingContinuation { continuation in
+            waiters[requestId, default: []].append(continuation)
+            if !queue.contains(where: { $0.clientRequestId == requestId }) { queue.append(pending) }
+            unstored.append(pending)
+            storeUnstored()
+        }
     }
 
     /// Cancels a pending message the server has never been asked to store: it is removed from the
@@ -74,6 +99,8 @@ final class MessageOutbox {
             return false
         }
         let pending = queue.remove(at: index)
+        // Its pending copy, if not written yet, is written first: the removal comes after it.
+        storeUnstored()
         owner?.enqueueCommit(
             ChatChange(removals: [SocialRecordKey(.message, pending.id)], canceled: [requestId], source: .local))
         finish(requestId, with: .failure(ChatError.canceled(clientRequestId: requestId)))
@@ -105,15 +132,21 @@ final class MessageOutbox {
 
     // MARK: Sending
 
-    /// Queues a pending message, stores it, and waits for the outcome of sending it. It is queued
-    /// first, so that it can be canceled as soon as anyone sees it; sending it cannot overtake
-    /// the write of its pending copy, since the store runs writes in order.
-    private func store(_ pending: Message) async throws -> Message {
-        let requestId = pending.clientRequestId
-        let client = try self.client
-        return try await withCheckedThrowingContinuation { continuation in
-            waiters[requestId, default: []].append(continuation)
-            if !queue.contains(where: { $0.clientRequestId == requestId }) { queue.append(pending) }
+    /// Writes the pending copies not written yet, in the order their sends were given (the store
+    /// runs writes in order, so they are stored and shown in that order); each written copy
+    /// starts the queue. Each message is queued before its copy is written, so that it can be
+    /// canceled as soon as anyone sees it; ``pump()`` does not send it before its copy is
+    /// written. Called once the cache's pending messages were read.
+    private func storeUnstored() {
+        let batch = unstored
+        unstored = []
+        for pending in batch {
+            let requestId = pending.clientRequestId
+            guard let client = owner else {
+                queue.removeAll { $0.clientRequestId == requestId }
+                finish(requestId, with: .failure(CancellationError()))
+                continue
+            }
             client.enqueueCommit(ChatChange(upserts: [.message(pending)], source: .local)) { [weak client, self] error in
                 if let error {
                     queue.removeAll { $0.clientRequestId == requestId }
@@ -141,6 +174,7 @@ final class MessageOutbox {
             cacheLoad = Task {
                 let stored = (try? await client.store.read { try Message.local(of: userId, in: nil, from: $0) }) ?? []
                 let pending = stored.filter { $0.sendingStatus == .pending }
+                lastCreatedAt = max(lastCreatedAt, pending.map(\.createdAt).max() ?? -.infinity)
                 attempted.formUnion(pending.map(\.clientRequestId))
                 let queued = Set(queue.map(\.clientRequestId))
                 queue.insert(contentsOf: pending.filter { !queued.contains($0.clientRequestId) }, at: 0)
@@ -151,6 +185,8 @@ final class MessageOutbox {
 
     private func pump() {
         guard inFlight == nil, !isPaused, let client = owner, !client.isKnownOffline, let next = queue.first else { return }
+        // Not before its pending copy is written: the write of its copy pumps again.
+        guard !unstored.contains(where: { $0.clientRequestId == next.clientRequestId }) else { return }
         inFlight = next.clientRequestId
         attempted.insert(next.clientRequestId)
         Task { await deliver(next) }

@@ -33,7 +33,8 @@ public struct Message: CacheRecord, Hashable {
     public var parentId: String?
     /// How many reactions it has.
     public var reactionCount: Int
-    /// When the server created it, in seconds since 1970.
+    /// When the server created it (for a pending or failed message, when it was sent), in seconds
+    /// since 1970.
     public var createdAt: Double
     /// When it last changed, in seconds since 1970.
     public var updatedAt: Double

@@ -41,8 +41,10 @@ public struct MessageRepository {
     /// The message shows at once as pending (``Message/sendingStatus``), stored in the cache under
     /// its client request id, so it survives a restart. Messages are sent one at a time in the
     /// order they were written; the server's copy then replaces the pending one (same client
-    /// request id, never both). See ``SocialClient/autoResendMessages`` for what a transient
-    /// failure does.
+    /// request id, never both). The pending copy's ``Message/createdAt`` is the client's clock,
+    /// made later than that of the message sent before, so pending messages list in the order
+    /// they were sent even when the clock stands still or goes back. See
+    /// ``SocialClient/autoResendMessages`` for what a transient failure does.
     ///
     /// - Throws: ``SocialAPIError`` when the attempt fails: on a refusal the message is failed; on
     ///   a transient failure it stays pending and is sent again on reconnection (or is failed when
