@@ -142,7 +142,7 @@ public final class LiveCollection<Record: CacheRecord>: Observable {
     /// then reads the rest at once (beside the writes, for a file cache). Prefer ``count`` and
     /// ``object(at:)`` for large windows.
     public func allObjects() -> [Record] {
-        let rows = DisplayRows(read().window.rows, reversed: anchor == .end)
+        let rows = publicOrder(read().window.rows)
         var records = (0..<rows.count).map { decodedRecord(of: rows[$0]) }
         let missing = records.indices.filter { records[$0] == nil }
         if !missing.isEmpty {
