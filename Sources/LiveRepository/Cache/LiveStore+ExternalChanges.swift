@@ -36,8 +36,7 @@ extension LiveStore {
                        leeway: .nanoseconds(nanoseconds / 4))
         timer.setEventHandler { [weak self] in
             guard let self, let change = externalChangesOnQueue(), !change.isEmpty else { return }
-            let hub = self.hub
-            DispatchQueue.main.async { MainActor.assumeIsolated { hub.publish(change) } }
+            publishOnMain(change)
         }
         timer.resume()
         return timer
@@ -65,10 +64,7 @@ extension LiveStore {
         guard let changeLog, connection.isInAutocommitMode else { return try body(connection) }
         try connection.execute("BEGIN")
         defer { if !connection.isInAutocommitMode { try? connection.execute("COMMIT") } }
-        if let change = try changeLog.collect(connection: connection), !change.isEmpty {
-            let hub = self.hub
-            DispatchQueue.main.async { MainActor.assumeIsolated { hub.publish(change) } }
-        }
+        if let change = try changeLog.collect(connection: connection), !change.isEmpty { publishOnMain(change) }
         return try body(connection)
     }
 

@@ -242,7 +242,7 @@ public final class LiveStore: @unchecked Sendable {
     ///
     /// The live objects and collections read through it. `body` sees no commit that observers
     /// have not been told about before `completion` runs: it reads in one read transaction that
-    /// first takes in what other connections committed (see ``readAnnounced(_:)``).
+    /// first takes in what other connections committed (see ``readAnnounced(_:on:)``).
     func read<T: Sendable>(
         _ body: @escaping @Sendable (SQLiteConnection) throws -> T,
         completion: @escaping @MainActor @Sendable (Result<T, any Error>) -> Void
@@ -293,12 +293,16 @@ public final class LiveStore: @unchecked Sendable {
         do {
             return try body(connection)
         } catch {
-            if let rebuilt = recoverIfDamaged(error) {
-                let hub = self.hub
-                DispatchQueue.main.async { MainActor.assumeIsolated { hub.publish(rebuilt) } }
-            }
+            if let rebuilt = recoverIfDamaged(error) { publishOnMain(rebuilt) }
             throw error
         }
+    }
+
+    /// Tells the observers of the rows `change` touched, on the main actor, after what is already
+    /// queued there.
+    func publishOnMain(_ change: StoreChange) {
+        let hub = self.hub
+        DispatchQueue.main.async { MainActor.assumeIsolated { hub.publish(change) } }
     }
 
     /// Lets go of `value` on a background queue, so that freeing it (a window of 100,000 row
