@@ -18,7 +18,7 @@
 public struct ExternalChangeDetection: Sendable, Hashable {
     /// The time between two checks, or nil when the store checks only when asked
     /// (``LiveStore/checkForExternalChanges()``).
-    public var interval: Duration?
+    public let interval: Duration?
 
     /// Checks every 10 milliseconds: another process's commit reaches observers in 5 ms at the
     /// median and 10 ms at the 99th percentile, for about 0.4% of one CPU core while idle

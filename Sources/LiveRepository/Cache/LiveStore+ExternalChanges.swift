@@ -28,7 +28,7 @@ extension LiveStore {
     /// memory, or when the setting is ``ExternalChangeDetection/off``).
     func startWatching() -> DispatchSourceTimer? {
         guard case .file = location, let interval = externalChanges.interval else { return nil }
-        let (seconds, attoseconds) = max(interval, .milliseconds(1)).components
+        let (seconds, attoseconds) = interval.components
         let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
         let timer = DispatchSource.makeTimerSource(queue: queue)
         // Some leeway lets the system group the wake-ups with others (on Apple platforms).
