@@ -185,15 +185,20 @@ public enum LegacyCacheMigration {
     static func unsentChanges(in url: URL) throws -> [String: Int] {
         let database = try SQLiteConnection(location: .file(url))
         defer { database.close() }
-        let tables = Set(try database.query("SELECT name FROM sqlite_schema WHERE type = 'table'") { $0.string(0) })
         var counts: [String: Int] = [:]
-        for (table, column) in ownedTables where tables.contains(table) {
+        for (table, column) in try presentOwnedTables(in: database) {
             let rows = try database.query(
                 "SELECT \(column), count(*) FROM \(table) WHERE syncState <> 'synced' GROUP BY \(column)"
             ) { ($0.string(0), $0.int(1)) }
             for (user, count) in rows { counts[user, default: 0] += count }
         }
         return counts
+    }
+
+    /// The tables of ``ownedTables`` that `database` has, each with its user column.
+    private static func presentOwnedTables(in database: SQLiteConnection) throws -> [(String, String)] {
+        let tables = Set(try database.query("SELECT name FROM sqlite_schema WHERE type = 'table'") { $0.string(0) })
+        return ownedTables.filter { tables.contains($0.0) }
     }
 
     /// Copies the cache at `source` to `user`'s cache, without the unsent changes of anyone else.
@@ -205,8 +210,7 @@ public enum LegacyCacheMigration {
         try files.copyItem(at: source, to: staging)
         let database = try SQLiteConnection(location: .file(staging))
         try database.transaction {
-            let tables = Set(try database.query("SELECT name FROM sqlite_schema WHERE type = 'table'") { $0.string(0) })
-            for (table, column) in ownedTables where tables.contains(table) {
+            for (table, column) in try presentOwnedTables(in: database) {
                 try database.execute("DELETE FROM \(table) WHERE syncState <> 'synced' AND \(column) <> ?", [.text(owner)])
             }
         }

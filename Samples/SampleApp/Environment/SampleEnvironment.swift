@@ -146,9 +146,8 @@ public final class SampleEnvironment {
 
     /// One tick of the background activity.
     private func actInBackground() async {
-        let signedIn = session.map { Set(SampleSession.signedInUsers(in: $0.dataFolder)) } ?? []
         let sequence = (try? await server.latestSequence()) ?? 0
-        _ = try? await others.actInBackground(signedIn: signedIn, seed: seed &+ UInt64(sequence))
+        _ = try? await others.actInBackground(signedIn: others.signedInUsers(), seed: seed &+ UInt64(sequence))
     }
 
     /// Stops the background activity and real time, and ends the session: the user no longer

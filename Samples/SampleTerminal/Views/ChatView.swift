@@ -68,10 +68,8 @@ public final class ChatView: ScreenView {
             scrollOffset = 0
             viewModel.send(text)
         case .more:
-            let total = rows.count + (hasPrevious ? 1 : 0)
-            if scrollOffset + lastHeight < total {
-                scrollOffset = min(scrollOffset + lastHeight - 1, total - lastHeight)
-                onChange()
+            if scrollOffset + lastHeight < rows.count + (hasPrevious ? 1 : 0) {
+                scrollBack()
             } else {
                 // Older messages: the page loads behind, and the view scrolls up once it is in.
                 viewModel.loadPrevious()
