@@ -11,7 +11,8 @@ import TestSupport
 /// throughout, in the same order; the restarted app's cache holds all of its own messages, and
 /// what it holds of the others' (those it heard or fetched) once each, in the same order.
 ///
-/// The kill point comes from a seed printed with the test (set `LIVEDATA_STRESS_SEED` to replay one).
+/// The kill point comes from a seed printed with the test: a fixed one, so that every run plays
+/// the same script, or `LIVEDATA_STRESS_SEED` to try (or replay) another.
 @Suite(.timeLimit(.minutes(3)))
 struct SampleStressTests {
     /// How many messages each app sends: 300, or `LIVEDATA_STRESS_MESSAGES`.
@@ -22,7 +23,7 @@ struct SampleStressTests {
 
     @Test func threeAppsSendAtOnceAndOneIsKilledAndRestarted() async throws {
         let seed = ProcessInfo.processInfo.environment["LIVEDATA_STRESS_SEED"].flatMap { UInt64($0) }
-            ?? UInt64.random(in: 1...UInt64(UInt32.max))
+            ?? 20_261_125
         var random = SeededRandom(seed: seed)
         let killAfter = 1 + random.below(Self.perUser - 1)
         print("SampleStressTests: seed \(seed): \(Self.victim) is killed after reading message \(killAfter) of \(Self.perUser)")
