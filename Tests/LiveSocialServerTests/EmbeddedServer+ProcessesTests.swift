@@ -10,9 +10,7 @@ import Testing
 
     @Test func aMessageSentThroughOneServerReachesASubscriberOfTheOther() async throws {
         let file = try SharedServerFile()
-        let first = try file.server()
-        try await first.seedDemoData()
-        let second = try file.server()
+        let (first, second) = try await file.seededPair()
         let log = EventLog(second.connection(userId: "alan"))
         let sent = try #require(try await first.connection(userId: "ada")
             .perform(.sendText("Hi from the other process", channelId: "general", clientRequestId: "p1")).first(Message.self))
@@ -36,9 +34,7 @@ import Testing
 
     @Test func aRecordRemovedSinceIsPublishedAsDeleted() async throws {
         let file = try SharedServerFile()
-        let first = try file.server()
-        try await first.seedDemoData()
-        let second = try file.server()
+        let (first, second) = try await file.seededPair()
         let log = EventLog(second.connection(userId: "alan"))
         let ada = first.connection(userId: "ada")
         let start = try await first.latestSequence()
@@ -75,9 +71,7 @@ import Testing
 
     @Test func ownWritesComeAfterTheOtherServersEarlierWritesOnEachSide() async throws {
         let file = try SharedServerFile()
-        let first = try file.server()
-        try await first.seedDemoData()
-        let second = try file.server()
+        let (first, second) = try await file.seededPair()
         let logs = [EventLog(first.connection(userId: "ada")), EventLog(second.connection(userId: "alan"))]
         let start = try await first.latestSequence()
         for round in 0..<10 {
@@ -128,9 +122,7 @@ import Testing
 
     @Test func aDisconnectedServerMissesTheOthersEventsAndCatchesUpWithTheChangeLog() async throws {
         let file = try SharedServerFile()
-        let first = try file.server()
-        try await first.seedDemoData()
-        let second = try file.server()
+        let (first, second) = try await file.seededPair()
         let log = EventLog(second.connection(userId: "alan"))
         let ada = first.connection(userId: "ada")
         let start = try await first.latestSequence()
@@ -153,9 +145,7 @@ import Testing
 
     @Test func aResendThroughAnotherServerStoresOneMessage() async throws {
         let file = try SharedServerFile()
-        let first = try file.server()
-        try await first.seedDemoData()
-        let second = try file.server()
+        let (first, second) = try await file.seededPair()
         let before = try #require(try await first.record(Channel.self, id: "general"))
         let send = SocialMutation.sendText("once", channelId: "general", clientRequestId: "shared-request")
         // At the same moment, then once more after both answered.

@@ -18,6 +18,14 @@ struct SharedServerFile {
     func server(clock: ManualClock = ManualClock(), watchInterval: Duration? = nil) throws -> EmbeddedServer {
         try EmbeddedServer(location: .file(url), clock: clock, epoch: ServerFixture.epoch, watchInterval: watchInterval)
     }
+
+    /// Two servers on the file, not watching it, after the first seeded the demo data: the
+    /// second opens a file that already holds it, as a second process would.
+    func seededPair() async throws -> (first: EmbeddedServer, second: EmbeddedServer) {
+        let first = try server()
+        try await first.seedDemoData()
+        return (first, try server())
+    }
 }
 
 /// The events a connection receives, awaited one by one.
