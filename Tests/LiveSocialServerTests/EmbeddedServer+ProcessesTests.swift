@@ -2,6 +2,7 @@ import Foundation
 import LiveRepository
 import LiveSocial
 @testable import LiveSocialServer
+import TestSupport
 import Testing
 
 /// Several servers on one file, as several processes (or an app and its extension) open it.
@@ -260,7 +261,7 @@ import Testing
         let before = try #require(try await server.record(Channel.self, id: "general"))
         let log = EventLog(server.connection(userId: "ada"))
         let count = 150
-        let child = try ChildProcess(["server-send", file.url.path, "alan", "general", "\(count)", "child"])
+        let child = try HelperProcess(["server-send", file.url.path, "alan", "general", "\(count)", "child"])
         #expect(await child.nextLine() == "ready")
         let start = try await server.latestSequence()
         child.send("go")
@@ -291,7 +292,7 @@ import Testing
 
     @Test func twoProcessesSeedingAnEmptyFileAtOnceSeedOnce() async throws {
         let file = try SharedServerFile()
-        let child = try ChildProcess(["server-seed", file.url.path])
+        let child = try HelperProcess(["server-seed", file.url.path])
         // Opened while the child opens (and creates) the same file.
         let server = try file.server()
         #expect(await child.nextLine() == "ready")
