@@ -2,6 +2,7 @@ import Foundation
 import LiveRepository
 import LiveSocial
 @testable import LiveSocialServer
+import TestSupport
 import Testing
 
 /// Several servers on one file, as several processes (or an app and its extension) open it.
@@ -10,9 +11,7 @@ import Testing
 
     @Test func aMessageSentThroughOneServerReachesASubscriberOfTheOther() async throws {
         let file = try SharedServerFile()
-        let first = try file.server()
-        try await first.seedDemoData()
-        let second = try file.server()
+        let (first, second) = try await file.seededPair()
         let log = EventLog(second.connection(userId: "alan"))
         let sent = try #require(try await first.connection(userId: "ada")
             .perform(.sendText("Hi from the other process", channelId: "general", clientRequestId: "p1")).first(Message.self))
@@ -36,9 +35,7 @@ import Testing
 
     @Test func aRecordRemovedSinceIsPublishedAsDeleted() async throws {
         let file = try SharedServerFile()
-        let first = try file.server()
-        try await first.seedDemoData()
-        let second = try file.server()
+        let (first, second) = try await file.seededPair()
         let log = EventLog(second.connection(userId: "alan"))
         let ada = first.connection(userId: "ada")
         let start = try await first.latestSequence()
@@ -75,9 +72,7 @@ import Testing
 
     @Test func ownWritesComeAfterTheOtherServersEarlierWritesOnEachSide() async throws {
         let file = try SharedServerFile()
-        let first = try file.server()
-        try await first.seedDemoData()
-        let second = try file.server()
+        let (first, second) = try await file.seededPair()
         let logs = [EventLog(first.connection(userId: "ada")), EventLog(second.connection(userId: "alan"))]
         let start = try await first.latestSequence()
         for round in 0..<10 {
@@ -128,9 +123,7 @@ import Testing
 
     @Test func aDisconnectedServerMissesTheOthersEventsAndCatchesUpWithTheChangeLog() async throws {
         let file = try SharedServerFile()
-        let first = try file.server()
-        try await first.seedDemoData()
-        let second = try file.server()
+        let (first, second) = try await file.seededPair()
         let log = EventLog(second.connection(userId: "alan"))
         let ada = first.connection(userId: "ada")
         let start = try await first.latestSequence()
@@ -153,9 +146,7 @@ import Testing
 
     @Test func aResendThroughAnotherServerStoresOneMessage() async throws {
         let file = try SharedServerFile()
-        let first = try file.server()
-        try await first.seedDemoData()
-        let second = try file.server()
+        let (first, second) = try await file.seededPair()
         let before = try #require(try await first.record(Channel.self, id: "general"))
         let send = SocialMutation.sendText("once", channelId: "general", clientRequestId: "shared-request")
         // At the same moment, then once more after both answered.
@@ -270,7 +261,7 @@ import Testing
         let before = try #require(try await server.record(Channel.self, id: "general"))
         let log = EventLog(server.connection(userId: "ada"))
         let count = 150
-        let child = try ChildProcess(["server-send", file.url.path, "alan", "general", "\(count)", "child"])
+        let child = try HelperProcess(["server-send", file.url.path, "alan", "general", "\(count)", "child"])
         #expect(await child.nextLine() == "ready")
         let start = try await server.latestSequence()
         child.send("go")
@@ -301,7 +292,7 @@ import Testing
 
     @Test func twoProcessesSeedingAnEmptyFileAtOnceSeedOnce() async throws {
         let file = try SharedServerFile()
-        let child = try ChildProcess(["server-seed", file.url.path])
+        let child = try HelperProcess(["server-seed", file.url.path])
         // Opened while the child opens (and creates) the same file.
         let server = try file.server()
         #expect(await child.nextLine() == "ready")

@@ -1,12 +1,12 @@
 import Foundation
-import TestSupport
 
 /// A `LiveTestHelper` process run by a test: lines written to its standard input, and its
-/// standard output read line by line as it comes.
+/// standard output read line by line as it comes (or, with ``exitStatus()`` and ``allLines``,
+/// all of it once the process has ended).
 ///
 /// `@unchecked Sendable`: `lock` guards `buffer`, `lines`, `waiter` and `ended`; the pipes and
 /// the process are thread-safe Foundation objects. A waiter is resumed after unlocking.
-final class ChildProcess: @unchecked Sendable {
+public final class HelperProcess: @unchecked Sendable {
     private let process = Process()
     private let input = Pipe()
     private let output = Pipe()
@@ -18,7 +18,7 @@ final class ChildProcess: @unchecked Sendable {
     private var waiter: CheckedContinuation<Void, Never>?
 
     /// Starts `LiveTestHelper` with `arguments` (the command first).
-    init(_ arguments: [String]) throws {
+    public init(_ arguments: [String]) throws {
         process.executableURL = try HelperExecutable.url(named: "LiveTestHelper")
         process.arguments = arguments
         process.standardInput = input
@@ -35,12 +35,12 @@ final class ChildProcess: @unchecked Sendable {
     }
 
     /// Writes `line` and a newline to the process's standard input.
-    func send(_ line: String) {
+    public func send(_ line: String) {
         input.fileHandleForWriting.write(Data((line + "\n").utf8))
     }
 
     /// Every line the process printed so far.
-    var allLines: [String] {
+    public var allLines: [String] {
         lock.lock()
         defer { lock.unlock() }
         return lines
@@ -48,7 +48,7 @@ final class ChildProcess: @unchecked Sendable {
 
     /// The next line not yet returned, waiting for it; nil once the output has ended. The wait is
     /// bounded by the suite's time limit (a cancelled test stops waiting).
-    func nextLine() async -> String? {
+    public func nextLine() async -> String? {
         while true {
             switch take() {
             case .line(let line): return line
@@ -93,7 +93,7 @@ final class ChildProcess: @unchecked Sendable {
     }
 
     /// Reads lines until one equals `expected` or starts with it, and returns it; nil when the output ends first.
-    func nextLine(startingWith expected: String) async -> String? {
+    public func nextLine(startingWith expected: String) async -> String? {
         while let line = await nextLine() {
             if line.hasPrefix(expected) { return line }
         }
@@ -101,7 +101,7 @@ final class ChildProcess: @unchecked Sendable {
     }
 
     /// The process's exit status, once its output has ended.
-    func exitStatus() async -> Int32 {
+    public func exitStatus() async -> Int32 {
         while await nextLine() != nil {}
         process.waitUntilExit()
         return process.terminationStatus
