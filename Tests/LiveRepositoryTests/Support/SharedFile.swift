@@ -47,16 +47,7 @@ func helperNoteIDs(_ range: ClosedRange<Int>) -> [String] { range.map { "p\($0)"
 
 /// Runs `LiveTestHelper` with `arguments` and returns its exit status and output lines.
 func runHelper(_ arguments: [String]) async throws -> (status: Int32, lines: [String]) {
-    let process = Process()
-    process.executableURL = try HelperExecutable.url(named: "LiveTestHelper")
-    process.arguments = arguments
-    let output = Pipe()
-    process.standardOutput = output
-    let status = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Int32, any Error>) in
-        process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
-        do { try process.run() } catch { continuation.resume(throwing: error) }
-    }
-    // The output is a line per write, far below a pipe's buffer: the helper never waits on it.
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    return (status, String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init))
+    let helper = try HelperProcess(arguments)
+    let status = await helper.exitStatus()
+    return (status, helper.allLines)
 }
