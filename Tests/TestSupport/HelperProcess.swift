@@ -4,8 +4,8 @@ import Foundation
 /// standard output read line by line as it comes (or, with ``exitStatus()`` and ``allLines``,
 /// all of it once the process has ended).
 ///
-/// `@unchecked Sendable`: `lock` guards `buffer`, `lines`, `waiter` and `ended`; the pipes and
-/// the process are thread-safe Foundation objects. A waiter is resumed after unlocking.
+/// `@unchecked Sendable`: `lock` guards `buffer`, `lines`, `consumed`, `waiter` and `ended`;
+/// the pipes and the process are thread-safe Foundation objects. A waiter is resumed after unlocking.
 public final class HelperProcess: @unchecked Sendable {
     private let process = Process()
     private let input = Pipe()
@@ -23,15 +23,22 @@ public final class HelperProcess: @unchecked Sendable {
         process.arguments = arguments
         process.standardInput = input
         process.standardOutput = output
-        output.fileHandleForReading.readabilityHandler = { [weak self] handle in
-            self?.receive(handle.availableData)
-        }
         try process.run()
+        // A blocking read on a thread of its own ends exactly at the end of the output, once the
+        // process and everything it started have closed it.
+        let handle = output.fileHandleForReading
+        Thread.detachNewThread { [weak self] in
+            while true {
+                let data = handle.availableData
+                guard let self else { return }
+                self.receive(data)
+                if data.isEmpty { return }
+            }
+        }
     }
 
     deinit {
         if process.isRunning { process.terminate() }
-        output.fileHandleForReading.readabilityHandler = nil
     }
 
     /// Writes `line` and a newline to the process's standard input.
@@ -119,7 +126,6 @@ public final class HelperProcess: @unchecked Sendable {
             }
         }
         lock.unlock()
-        if data.isEmpty { output.fileHandleForReading.readabilityHandler = nil }
         wake()
     }
 
