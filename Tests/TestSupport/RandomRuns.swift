@@ -1,0 +1,115 @@
+import Foundation
+
+/// Which seeds a randomized test plays, in its quick mode, its long mode, or replaying one seed,
+/// and the one-line command that replays a failure.
+///
+/// - Quick mode (plain `swift test`): seeds `1 ... quickSeeds`, a few seconds in all.
+/// - Long mode (`LIVEDATA_LONG_MINUTES=<minutes>`): seeds `1, 2, 3, …` until the minutes have
+///   passed, and at least `quickSeeds` of them. Every randomized suite of the fault tests reads
+///   the same variable, each spending the whole budget on its own.
+/// - Replay (`<seedVariable>=<seed>`): that seed alone, with the long mode's length when
+///   `LIVEDATA_LONG_MINUTES` is set too (the replay command copies it).
+///
+/// The wall clock only decides how many seeds run, never what a seed does: a seed plays the same
+/// steps in every mode and on every machine.
+public struct RandomRuns: Sendable {
+    /// The environment variable of the long mode's budget, in minutes.
+    public static let longModeVariable = "LIVEDATA_LONG_MINUTES"
+
+    /// The variable that replays one seed, as `LIVEDATA_CHAT_SEED`.
+    public let seedVariable: String
+    /// The `swift test --filter` argument that selects the test.
+    public let filter: String
+    /// How many seeds the quick mode plays.
+    public let quickSeeds: Int
+    /// The long mode's budget, or nil in the quick mode.
+    public let longBudget: Duration?
+    /// The seed to replay, when the environment names one.
+    public let replaySeed: UInt64?
+    /// The long mode's minutes as the environment gave them.
+    private let longMinutes: String?
+
+    /// Reads the mode from the environment (or from `environment`, for tests of this type).
+    public init(
+        seedVariable: String, filter: String, quickSeeds: Int,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) {
+        self.seedVariable = seedVariable
+        self.filter = filter
+        self.quickSeeds = quickSeeds
+        if let text = environment[Self.longModeVariable], let minutes = Double(text), minutes > 0 {
+            longBudget = .milliseconds(Int64(minutes * 60_000))
+            longMinutes = text
+        } else {
+            longBudget = nil
+            longMinutes = nil
+        }
+        replaySeed = environment[seedVariable].flatMap { UInt64($0) }
+    }
+
+    /// Whether the long mode is on: sequences should be long ones.
+    public var isLong: Bool { longBudget != nil }
+
+    /// Calls `body` with each seed to play, in order, until it returns false (a failure) or the
+    /// mode's seeds are played. Returns how many seeds were played.
+    @discardableResult
+    public func forEachSeed(_ body: (UInt64) throws -> Bool) rethrows -> Int {
+        if let replaySeed {
+            _ = try body(replaySeed)
+            return 1
+        }
+        let clock = ContinuousClock()
+        let start = clock.now
+        var seed: UInt64 = 1
+        while true {
+            if seed > UInt64(quickSeeds) {
+                guard let longBudget, clock.now - start < longBudget else { break }
+            }
+            guard try body(seed) else { return Int(seed) }
+            seed += 1
+        }
+        return Int(seed - 1)
+    }
+
+    /// The async form of ``forEachSeed(_:)``.
+    @discardableResult
+    public func forEachSeed(_ body: (UInt64) async throws -> Bool) async rethrows -> Int {
+        if let replaySeed {
+            _ = try await body(replaySeed)
+            return 1
+        }
+        let clock = ContinuousClock()
+        let start = clock.now
+        var seed: UInt64 = 1
+        while true {
+            if seed > UInt64(quickSeeds) {
+                guard let longBudget, clock.now - start < longBudget else { break }
+            }
+            guard try await body(seed) else { return Int(seed) }
+            seed += 1
+        }
+        return Int(seed - 1)
+    }
+
+    /// The command that replays `seed` exactly, in the mode it failed in.
+    public func replayCommand(seed: UInt64) -> String {
+        var variables = "\(seedVariable)=\(seed)"
+        if let longMinutes { variables += " \(Self.longModeVariable)=\(longMinutes)" }
+        return "\(variables) swift test --filter \(filter)"
+    }
+
+    /// A line for the test log: what the mode played, as "LiveCollectionModelTests (long mode,
+    /// 3 min): 1,204 sequences, 240,800 steps".
+    public func summary(_ counts: KeyValuePairs<String, Int>) -> String {
+        let mode: String
+        if let replaySeed {
+            mode = "replaying seed \(replaySeed)"
+        } else if let longMinutes {
+            mode = "long mode, \(longMinutes) min"
+        } else {
+            mode = "quick mode"
+        }
+        let parts = counts.map { "\($0.value.formatted()) \($0.key)" }
+        return "\(filter) (\(mode)): " + parts.joined(separator: ", ")
+    }
+}
