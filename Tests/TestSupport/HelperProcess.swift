@@ -4,7 +4,8 @@ import Foundation
 /// standard output read line by line as it comes (or, with ``exitStatus()`` and ``allLines``,
 /// all of it once the process has ended).
 ///
-/// `@unchecked Sendable`: `lock` guards `buffer`, `lines`, `consumed`, `waiter` and `ended`;
+/// `@unchecked Sendable`: `lock` guards `buffer`, `lines`, `consumed`, `waiter`, `ended`,
+/// `status` and `exitWaiter`;
 /// the pipes and the process are thread-safe Foundation objects. A waiter is resumed after unlocking.
 public final class HelperProcess: @unchecked Sendable {
     private let process = Process()
@@ -16,6 +17,8 @@ public final class HelperProcess: @unchecked Sendable {
     private var consumed = 0
     private var ended = false
     private var waiter: CheckedContinuation<Void, Never>?
+    private var status: Int32?
+    private var exitWaiter: CheckedContinuation<Int32, Never>?
 
     /// Starts `LiveTestHelper` with `arguments` (the command first).
     public init(_ arguments: [String]) throws {
@@ -23,6 +26,9 @@ public final class HelperProcess: @unchecked Sendable {
         process.arguments = arguments
         process.standardInput = input
         process.standardOutput = output
+        // The end is awaited, not waited for with `waitUntilExit()`, which would hold one of the
+        // few threads that run every test's tasks while it polls a run loop.
+        process.terminationHandler = { [weak self] process in self?.terminated(process.terminationStatus) }
         try process.run()
         // A blocking read on a thread of its own ends exactly at the end of the output, once the
         // process and everything it started have closed it.
@@ -110,8 +116,25 @@ public final class HelperProcess: @unchecked Sendable {
     /// The process's exit status, once its output has ended.
     public func exitStatus() async -> Int32 {
         while await nextLine() != nil {}
-        process.waitUntilExit()
-        return process.terminationStatus
+        return await withCheckedContinuation { continuation in
+            lock.lock()
+            if let status {
+                lock.unlock()
+                continuation.resume(returning: status)
+            } else {
+                exitWaiter = continuation
+                lock.unlock()
+            }
+        }
+    }
+
+    private func terminated(_ terminationStatus: Int32) {
+        lock.lock()
+        status = terminationStatus
+        let exitWaiter = self.exitWaiter
+        self.exitWaiter = nil
+        lock.unlock()
+        exitWaiter?.resume(returning: terminationStatus)
     }
 
     private func receive(_ data: Data) {
