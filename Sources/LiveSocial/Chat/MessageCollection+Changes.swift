@@ -76,11 +76,18 @@ extension MessageCollection: ChatChangeListener {
             return
         }
         if loadsInFlight > 0 { arrivals[stored.id] = visible ? message : Message?.none }
-        if stored.userId == client.userId, locals[stored.clientRequestId] != nil {
-            // The server's copy of a message sent from here: the same message, now sent.
-            locals[stored.clientRequestId] = nil
-            if visible, isInRange(stored) { insertSucceeded(message) }
-            report.updated[.succeeded, default: []].append(message)
+        if stored.userId == client.userId, let local = locals[stored.clientRequestId] {
+            // The server's copy of a message sent from here: the same message, now sent. Beyond
+            // the loaded part (``hasNext`` is true), it leaves the list; while a load waits for
+            // the server, which may bring the range to it, its pending copy stays until the load ends.
+            if visible, isInRange(stored) {
+                locals[stored.clientRequestId] = nil
+                insertSucceeded(message)
+                report.updated[.succeeded, default: []].append(message)
+            } else if !visible || loadsInFlight == 0 {
+                locals[stored.clientRequestId] = nil
+                report.deleted[local.sendingStatus, default: []].append(local)
+            }
         } else if let index = succeeded.firstIndex(where: { $0.id == stored.id }) {
             let old = succeeded[index]
             if !visible {

@@ -106,12 +106,14 @@ extension MessageCollection {
             for message in Self.merge(olderPage.prefix(previous), newerPage.prefix(next)) { insertSucceeded(params.project(message)) }
             // Changes that came while the server answered are newer than its pages.
             _ = mergeArrivals()
-            let sent = settleLocals(with: olderPage + newerPage)
+            let sent = settleLocals()
             channelValue = serverChannel ?? channelValue
             syncSequence = sequence
             isInSync = client.isConnected
             isInitialized = true
-            if reportingDifferences { report(from: old, to: succeeded) }
+            // A sent message is reported once, as its pending copy updated.
+            let sentIDs = Set(sent.map(\.id))
+            if reportingDifferences { report(from: old, to: succeeded.filter { !sentIDs.contains($0.id) }) }
             reportSent(sent)
             handler?(succeededMessages, nil)
         } catch {
@@ -126,9 +128,20 @@ extension MessageCollection {
         loadsInFlight += 1
     }
 
+    /// Once no load waits for the server, the user's messages the server stored meanwhile that
+    /// are still beyond the loaded part leave the list: their pending copies waited for the
+    /// loads, which could have brought the range to them (see `apply(_:to:)`).
     private func endLoad() {
         loadsInFlight -= 1
-        if loadsInFlight == 0 { arrivals = [:] }
+        guard loadsInFlight == 0 else { return }
+        let arrived = arrivals
+        arrivals = [:]
+        var report = Report(source: .local)
+        for case let message? in arrived.values where message.userId == client.userId {
+            guard let local = locals.removeValue(forKey: message.clientRequestId) else { continue }
+            report.deleted[local.sendingStatus, default: []].append(local)
+        }
+        if !report.deleted.isEmpty { deliver(report) }
     }
 
     /// Lets the changes that came during a load win over the pages it wrote into the list: a
@@ -265,23 +278,29 @@ extension MessageCollection {
         }
         // Changes that came meanwhile win over the page; those now in range were not reported yet.
         let joined = mergeArrivals()
-        reportSent(settleLocals(with: page))
+        let sent = settleLocals()
+        reportSent(sent)
         let kept = succeeded.filter { keptIDs.contains($0.id) }
-        if joined.isEmpty {
+        // A sent message that joined is reported once, as its pending copy updated.
+        let sentIDs = Set(sent.map(\.id))
+        let added = joined.filter { !sentIDs.contains($0.id) }
+        if added.isEmpty {
             publish()
         } else {
             var report = Report(source: .event)
-            report.added[.succeeded] = joined.sorted(by: Self.precedes)
+            report.added[.succeeded] = added.sorted(by: Self.precedes)
             deliver(report)
         }
         return ordered(kept)
     }
 
-    /// Drops the pending or failed copies of the user's messages a server page holds (sent by an
-    /// earlier run whose answer was lost) and returns the server's copies.
-    private func settleLocals(with page: [Message]) -> [Message] {
+    /// Drops the pending or failed copies of the user's messages the list now holds (a page
+    /// brought them: sent by an earlier run whose answer was lost, or while the page loaded) and
+    /// returns the server's copies. A copy whose message lies beyond the loaded part (a page's
+    /// peek) stays: the outbox settles it.
+    private func settleLocals() -> [Message] {
         let userId = client.userId
-        return page.filter { $0.userId == userId && locals.removeValue(forKey: $0.clientRequestId) != nil }.map(params.project)
+        return succeeded.filter { $0.userId == userId && locals.removeValue(forKey: $0.clientRequestId) != nil }
     }
 
     /// Reports messages whose pending copies a server page settled as sent; publishes the list.
