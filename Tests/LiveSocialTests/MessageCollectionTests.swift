@@ -1,6 +1,6 @@
 import LiveData
 import LiveRepository
-import LiveSocial
+@_spi(Testing) import LiveSocial
 import LiveSocialServer
 import TestSupport
 import Testing
@@ -480,6 +480,40 @@ struct MessageCollectionTests {
         #expect(opened.collection.hasPrevious)
         #expect(try await opened.collection.loadPrevious() == Array(all[40..<60]))
         #expect(opened.collection.succeededMessages == Array(all[40..<100]))
+    }
+
+    // Found by MessageCollectionModelTests (seed 5 of a long run): a page the cache answered
+    // while offline skipped the messages the cache never had, and nothing filled the gap once the
+    // connection came back (the change log holds changes, not messages that were already there).
+    @Test func aPageFromTheCacheOfflineIsReplacedByTheServersOnceTheConnectionComesBack() async throws {
+        let fixture = try await ClientFixture()
+        let (channelId, all) = try await fixture.loadHistory(count: 30)
+        try await waitUntilConnected(fixture.client)
+        // The cache gets the oldest 21 messages (20 and the peek), then the newest 6 (5 and the
+        // peek), but not the 3 between.
+        let oldest = try await fixture.open(
+            channelId, at: all[0].createdAt - 1, params: MessageListParams(previousResultSize: 5, nextResultSize: 20))
+        oldest.collection.dispose()
+        let opened = try await fixture.open(channelId, params: MessageListParams(previousResultSize: 5))
+        let collection = opened.collection
+        #expect(collection.succeededMessages == Array(all[25 ..< 30]))
+
+        fixture.server.disconnect()
+        while fixture.client.isConnected { await Task.yield() }
+        let cachedPage = Array(all[17 ... 20]) + [all[24]]
+        #expect(try await collection.loadPrevious() == cachedPage, "the cache's page, with a gap")
+
+        fixture.server.reconnect()
+        try await waitUntilConnected(fixture.client)
+        while collection.hasWorkUnderWay { await Task.yield() }
+        #expect(collection.succeededMessages == Array(all[25 ..< 30]), "the server's messages, without the gap")
+        #expect(collection.hasPrevious)
+        let deleted = opened.recorder.log.all.filter { event in
+            if case .deleted = event { event.context == MessageContext(sendingStatus: .succeeded, source: .api) } else { false }
+        }
+        #expect(deleted.flatMap(\.messages) == cachedPage)
+        try await collection.loadPrevious()
+        #expect(collection.succeededMessages == Array(all[20 ..< 30]))
     }
 
     // MARK: Disposing

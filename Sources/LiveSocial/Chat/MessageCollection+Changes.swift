@@ -33,8 +33,10 @@ extension MessageCollection: ChatChangeListener {
 
     func clientDidConnect() {
         guard !isDisposed, isStarted, isInitialized, !isSyncing, !hasHugeGap else { return }
-        if syncSequence == nil {
-            // Started offline: the server's first answer is still owed.
+        if syncSequence == nil || hasCachedPages {
+            // Started offline, the server's first answer is still owed; or pages came from the
+            // cache, which the change log cannot correct (it holds changes since the sync point,
+            // not the messages the cache never had): load from the server again.
             run { await $0.loadFromServer(then: nil, reportingDifferences: true) }
         } else {
             run { await $0.catchUp() }

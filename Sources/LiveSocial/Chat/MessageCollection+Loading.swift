@@ -111,6 +111,7 @@ extension MessageCollection {
             syncSequence = sequence
             isInSync = client.isConnected
             isInitialized = true
+            hasCachedPages = false
             // A sent message is reported once, as its pending copy updated.
             let sentIDs = Set(sent.map(\.id))
             if reportingDifferences { report(from: old, to: succeeded.filter { !sentIDs.contains($0.id) }) }
@@ -182,7 +183,8 @@ extension MessageCollection {
     /// ``MessageListParams/reverse``.
     ///
     /// When the server fails, returns the cached page if there is one (``hasPrevious`` stays
-    /// true), else throws the server's error.
+    /// true), else throws the server's error. When the connection comes back after such a page,
+    /// the collection loads from the server again, as one started offline does.
     ///
     /// - Throws: ``ChatError`` when the collection is disposed, not started, already loading
     ///   older messages, or has none to load; else the server's error as above.
@@ -261,9 +263,12 @@ extension MessageCollection {
         } catch {
             if isDisposed { throw ChatError.disposed }
             guard !cachedPage.isEmpty else { throw error }
-            // The side now ends at the cached page, which may have gaps the server will fill.
+            // The side now ends at the cached page, which may have gaps (messages the cache
+            // never had) and messages the server deleted while no collection followed the
+            // channel: the server fills the gaps when the connection comes back.
             let end = MessagePosition(of: newestFirst ? succeeded.first! : succeeded.last!)
             if newestFirst { olderBound = .including(end) } else { newerBound = .including(end) }
+            hasCachedPages = true
             publish()
             return ordered(cachedPage)
         }
