@@ -118,8 +118,9 @@ extension MessageCollection: ChatChangeListener {
         if loadsInFlight > 0 { arrivals[id] = Message?.none }
     }
 
-    /// Tells the delegate and ``events`` what a report holds, then publishes the new ``snapshot``.
-    func deliver(_ report: Report) {
+    /// Tells the delegate and ``events`` what a report holds, then publishes the new ``snapshot``
+    /// (unless `publishing` is false: a report that another one follows for the same change).
+    func deliver(_ report: Report, publishing: Bool = true) {
         guard !isDisposed else { return }
         let statuses = SendingStatus.allCases
         for status in statuses {
@@ -149,7 +150,7 @@ extension MessageCollection: ChatChangeListener {
             emit(.channelDeleted(channelId, channelContext))
             delegate?.messageCollection(self, channelContext: channelContext, deletedChannel: channelId)
         }
-        publish()
+        if publishing { publish() }
     }
 
     /// Sets ``events`` unless the collection was disposed meanwhile (by a delegate, say).
@@ -158,8 +159,8 @@ extension MessageCollection: ChatChangeListener {
         eventData.data = event
     }
 
-    /// Reports the difference between two lists of succeeded messages as one change from the server.
-    func report(from old: [Message], to new: [Message]) {
+    /// The difference between two lists of succeeded messages, as one change from the server.
+    func differences(from old: [Message], to new: [Message]) -> Report {
         var report = Report(source: .api)
         let oldByID = Dictionary(old.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         let newIDs = Set(new.map(\.id))
@@ -171,7 +172,7 @@ extension MessageCollection: ChatChangeListener {
             }
         }
         for message in old where !newIDs.contains(message.id) { report.deleted[.succeeded, default: []].append(message) }
-        deliver(report)
+        return report
     }
 
     // MARK: Catching up

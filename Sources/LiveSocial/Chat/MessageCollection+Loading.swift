@@ -112,10 +112,13 @@ extension MessageCollection {
             isInSync = client.isConnected
             isInitialized = true
             hasCachedPages = false
-            // A sent message is reported once, as its pending copy updated.
+            // A sent message is reported once, as its pending copy updated, in the same report as
+            // the differences: the snapshot that follows shows both.
             let sentIDs = Set(sent.map(\.id))
-            if reportingDifferences { report(from: old, to: succeeded.filter { !sentIDs.contains($0.id) }) }
-            reportSent(sent)
+            var report = reportingDifferences
+                ? differences(from: old, to: succeeded.filter { !sentIDs.contains($0.id) }) : Report(source: .api)
+            if !sent.isEmpty { report.updated[.succeeded, default: []] += sent }
+            deliver(report)
             handler?(succeededMessages, nil)
         } catch {
             guard !isDisposed else { return }
@@ -284,18 +287,17 @@ extension MessageCollection {
         // Changes that came meanwhile win over the page; those now in range were not reported yet.
         let joined = mergeArrivals()
         let sent = settleLocals()
-        reportSent(sent)
         let kept = succeeded.filter { keptIDs.contains($0.id) }
-        // A sent message that joined is reported once, as its pending copy updated.
+        // A sent message that joined is reported once, as its pending copy updated; the snapshot
+        // follows both reports.
         let sentIDs = Set(sent.map(\.id))
+        var sentReport = Report(source: .api)
+        if !sent.isEmpty { sentReport.updated[.succeeded] = sent }
+        var joinedReport = Report(source: .event)
         let added = joined.filter { !sentIDs.contains($0.id) }
-        if added.isEmpty {
-            publish()
-        } else {
-            var report = Report(source: .event)
-            report.added[.succeeded] = added.sorted(by: Self.precedes)
-            deliver(report)
-        }
+        if !added.isEmpty { joinedReport.added[.succeeded] = added.sorted(by: Self.precedes) }
+        deliver(sentReport, publishing: false)
+        deliver(joinedReport)
         return ordered(kept)
     }
 
@@ -306,14 +308,6 @@ extension MessageCollection {
     private func settleLocals() -> [Message] {
         let userId = client.userId
         return succeeded.filter { $0.userId == userId && locals.removeValue(forKey: $0.clientRequestId) != nil }
-    }
-
-    /// Reports messages whose pending copies a server page settled as sent; publishes the list.
-    private func reportSent(_ messages: [Message]) {
-        guard !messages.isEmpty else { return publish() }
-        var report = Report(source: .api)
-        report.updated[.succeeded] = messages
-        deliver(report)
     }
 
     /// Messages in the order of ``MessageListParams/reverse``.
