@@ -305,6 +305,61 @@ struct MessageCollectionSyncTests {
         #expect(liveAdded.messages == [live])
     }
 
+    // Found by MessageCollectionModelTests (seed 21 of a 3-minute run): a collection started
+    // offline reported the differences of its first load, then published a snapshot that already
+    // showed the user's sent message the load settled, and only then reported that message sent.
+    @Test func aCollectionStartedOfflineReportsEverythingItsFirstLoadChangedBeforeShowingIt() async throws {
+        let folder = try TemporaryDirectory()
+        let url = folder.file("cache.sqlite")
+        let fixture = try await ClientFixture(realtime: false, cache: .file(url))
+        let server = fixture.server
+        // The first run: the server stores a message but its answer is lost; the app quits.
+        server.dropNextResponses(1)
+        await #expect(throws: SocialAPIError.offline) {
+            try await fixture.client.messages.send("answer lost", to: "general")
+        }
+        await fixture.client.store.close()
+
+        // The second run starts offline and does not resend by itself: only the load settles it.
+        server.disconnect()
+        let stamps = Stamps()
+        let client = try SocialClient(api: server.connection(userId: "ada"), userId: "ada", cache: .file(url),
+                                      now: { stamps.next() })
+        client.autoResendMessages = false
+        client.startRealtime()
+        let collection = client.createMessageCollection(channelId: "general")
+        let recorder = MessageCollectionRecorder()
+        collection.delegate = recorder
+        let start = await collection.start()
+        #expect((start.apiError as? SocialAPIError) == .offline)
+        let pending = try #require(collection.pendingMessages.first)
+        let other = try #require(try await server.perform(
+            .sendText("while away", channelId: "general", clientRequestId: "alan-away"), as: "alan").first(Message.self))
+
+        // Every message a snapshot shows was reported before it.
+        let shownUnreported = Deliveries<String>()
+        let observer = collection.snapshot.observeForever { snapshot in
+            for message in snapshot?.succeededMessages ?? []
+            where !recorder.log.all.contains(where: { $0.messages.contains { $0.id == message.id } }) {
+                shownUnreported.record(message.text)
+            }
+        }
+        server.reconnect()
+        let sent = try await recorder.next { event in
+            event.messages.contains { $0.clientRequestId == pending.clientRequestId }
+        }
+        for _ in 0 ..< 4 { _ = try await client.store.read { _ in 0 } }
+        #expect(sent.context == MessageContext(sendingStatus: .succeeded, source: .api))
+        if case .updated = sent {} else { Issue.record("the sent message was reported as \(sent), not updated") }
+        #expect(shownUnreported.all.isEmpty)
+        #expect(collection.succeededMessages.contains { $0.id == other.id })
+        #expect(collection.pendingMessages.isEmpty)
+        collection.snapshot.remove(observer: observer)
+        collection.dispose()
+        client.stopRealtime()
+        await client.store.close()
+    }
+
     @Test func aChannelDeletedWhileOfflineIsReportedByTheCatchUp() async throws {
         let fixture = try await ClientFixture()
         let opened = try await fixture.open("general")

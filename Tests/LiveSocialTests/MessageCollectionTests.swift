@@ -1,6 +1,6 @@
 import LiveData
 import LiveRepository
-import LiveSocial
+@_spi(Testing) import LiveSocial
 import LiveSocialServer
 import TestSupport
 import Testing
@@ -42,6 +42,64 @@ struct MessageCollectionTests {
         #expect(updated.messages.map(\.id) == [sent.id])
         #expect(collection.succeededMessages.last?.id == sent.id)
         #expect(collection.pendingMessages.isEmpty)
+    }
+
+    // MARK: Sending beyond the loaded part
+
+    // Found by MessageCollectionModelTests (seed 1 of its first runs), and the report left open
+    // by issue 15: "a message sent while a chat's first page loads can briefly vanish between
+    // 'sent' and the page". Opened at a time in the past, the list ends at its last cached message
+    // until the server answers; the message sent meanwhile was reported sent but not listed.
+    @Test func aMessageSentWhileTheFirstPageLoadsStaysShownUntilThePageLands() async throws {
+        let fixture = try await ClientFixture()
+        let history = try await fixture.serverMessages("general")
+        try await waitUntilConnected(fixture.client)
+        // The server's time, which is behind the client's clock (Stamps): a start in the past.
+        let startingPoint = try #require(history.last).createdAt + 0.5
+        let collection = fixture.client.createMessageCollection(channelId: "general", startingPoint: startingPoint)
+        let recorder = MessageCollectionRecorder()
+        collection.delegate = recorder
+        fixture.server.setLatency(.seconds(1))
+        let start = Task { await collection.start() }
+        await fixture.clock.waitForSleepers(1)
+        let send = Task { try await fixture.client.messages.send("sent while loading", to: "general") }
+        await fixture.clock.waitForSleepers(2)
+        // The send is answered; the start's pages now wait for the server.
+        fixture.clock.advance(by: .seconds(1))
+        let sent = try await send.value
+        try await fixture.settle()
+        #expect(shownCopies(of: sent, in: collection) == 1, "still shown, as pending until the pages land")
+
+        fixture.server.setLatency(.zero)
+        fixture.clock.advance(by: .seconds(1))
+        let result = await start.value
+        try await fixture.settle()
+        #expect(result.api?.last?.id == sent.id)
+        #expect(collection.succeededMessages.last?.id == sent.id)
+        #expect(collection.pendingMessages.isEmpty)
+        #expect(!collection.hasNext)
+        #expect(reports(of: sent, in: recorder) == ["added pending", "updated succeeded"])
+    }
+
+    // Found by MessageCollectionModelTests (seed 1): beyond the loaded part, the server's copy of a
+    // sent message was reported as the pending copy updated but was not listed, so an app drawing
+    // from the delegate showed a message the snapshot did not have.
+    @Test func aMessageSentWhileNewerMessagesAreUnloadedLeavesTheListUntilPagedTo() async throws {
+        let fixture = try await ClientFixture()
+        let history = try await fixture.serverMessages("general")
+        try await waitUntilConnected(fixture.client)
+        let params = MessageListParams(previousResultSize: 2, nextResultSize: 2)
+        let opened = try await fixture.open("general", at: history[history.count - 6].createdAt, params: params)
+        let collection = opened.collection
+        #expect(collection.hasNext)
+        let sent = try await fixture.client.messages.send("beyond the loaded part", to: "general")
+        try await fixture.settle()
+        #expect(shownCopies(of: sent, in: collection) == 0)
+        #expect(reports(of: sent, in: opened.recorder) == ["added pending", "deleted pending"])
+
+        while collection.hasNext { try await collection.loadNext() }
+        #expect(collection.succeededMessages.last?.id == sent.id)
+        #expect(shownCopies(of: sent, in: collection) == 1)
     }
 
     // MARK: Starting points
@@ -424,6 +482,40 @@ struct MessageCollectionTests {
         #expect(opened.collection.succeededMessages == Array(all[40..<100]))
     }
 
+    // Found by MessageCollectionModelTests (seed 5 of a long run): a page the cache answered
+    // while offline skipped the messages the cache never had, and nothing filled the gap once the
+    // connection came back (the change log holds changes, not messages that were already there).
+    @Test func aPageFromTheCacheOfflineIsReplacedByTheServersOnceTheConnectionComesBack() async throws {
+        let fixture = try await ClientFixture()
+        let (channelId, all) = try await fixture.loadHistory(count: 30)
+        try await waitUntilConnected(fixture.client)
+        // The cache gets the oldest 21 messages (20 and the peek), then the newest 6 (5 and the
+        // peek), but not the 3 between.
+        let oldest = try await fixture.open(
+            channelId, at: all[0].createdAt - 1, params: MessageListParams(previousResultSize: 5, nextResultSize: 20))
+        oldest.collection.dispose()
+        let opened = try await fixture.open(channelId, params: MessageListParams(previousResultSize: 5))
+        let collection = opened.collection
+        #expect(collection.succeededMessages == Array(all[25 ..< 30]))
+
+        fixture.server.disconnect()
+        while fixture.client.isConnected { await Task.yield() }
+        let cachedPage = Array(all[17 ... 20]) + [all[24]]
+        #expect(try await collection.loadPrevious() == cachedPage, "the cache's page, with a gap")
+
+        fixture.server.reconnect()
+        try await waitUntilConnected(fixture.client)
+        while collection.hasWorkUnderWay { await Task.yield() }
+        #expect(collection.succeededMessages == Array(all[25 ..< 30]), "the server's messages, without the gap")
+        #expect(collection.hasPrevious)
+        let deleted = opened.recorder.log.all.filter { event in
+            if case .deleted = event { event.context == MessageContext(sendingStatus: .succeeded, source: .api) } else { false }
+        }
+        #expect(deleted.flatMap(\.messages) == cachedPage)
+        try await collection.loadPrevious()
+        #expect(collection.succeededMessages == Array(all[20 ..< 30]))
+    }
+
     // MARK: Disposing
 
     @Test func afterDisposeNothingIsDeliveredAndEveryCallFails() async throws {
@@ -593,6 +685,37 @@ struct MessageCollectionTests {
 }
 
 // MARK: - Helpers
+
+/// How many copies of `message` (by client request id) the collection shows, in any of its lists.
+@MainActor
+private func shownCopies(of message: Message, in collection: MessageCollection) -> Int {
+    (collection.succeededMessages + collection.pendingMessages + collection.failedMessages)
+        .filter { $0.clientRequestId == message.clientRequestId }.count
+}
+
+/// Every report the delegate heard about `message`, as "kind status", in order.
+@MainActor
+private func reports(of message: Message, in recorder: MessageCollectionRecorder) -> [String] {
+    recorder.log.all.compactMap { event -> String? in
+        guard let context = event.context, event.messages.contains(where: { $0.clientRequestId == message.clientRequestId })
+        else { return nil }
+        let kind = switch event {
+        case .added: "added"
+        case .updated: "updated"
+        default: "deleted"
+        }
+        return "\(kind) \(context.sendingStatus.rawValue)"
+    }
+}
+
+/// Waits until the client has heard that the connection is up, so that sends go out at once.
+@MainActor
+private func waitUntilConnected(_ client: SocialClient) async throws {
+    while !client.isConnected {
+        try Task.checkCancellation()
+        await Task.yield()
+    }
+}
 
 /// Where a collection opens in a history of 100 messages, and what it must then list.
 enum StartingPoint: String, CaseIterable, Sendable {

@@ -33,8 +33,10 @@ extension MessageCollection: ChatChangeListener {
 
     func clientDidConnect() {
         guard !isDisposed, isStarted, isInitialized, !isSyncing, !hasHugeGap else { return }
-        if syncSequence == nil {
-            // Started offline: the server's first answer is still owed.
+        if syncSequence == nil || hasCachedPages {
+            // Started offline, the server's first answer is still owed; or pages came from the
+            // cache, which the change log cannot correct (it holds changes since the sync point,
+            // not the messages the cache never had): load from the server again.
             run { await $0.loadFromServer(then: nil, reportingDifferences: true) }
         } else {
             run { await $0.catchUp() }
@@ -76,11 +78,18 @@ extension MessageCollection: ChatChangeListener {
             return
         }
         if loadsInFlight > 0 { arrivals[stored.id] = visible ? message : Message?.none }
-        if stored.userId == client.userId, locals[stored.clientRequestId] != nil {
-            // The server's copy of a message sent from here: the same message, now sent.
-            locals[stored.clientRequestId] = nil
-            if visible, isInRange(stored) { insertSucceeded(message) }
-            report.updated[.succeeded, default: []].append(message)
+        if stored.userId == client.userId, let local = locals[stored.clientRequestId] {
+            // The server's copy of a message sent from here: the same message, now sent. Beyond
+            // the loaded part (``hasNext`` is true), it leaves the list; while a load waits for
+            // the server, which may bring the range to it, its pending copy stays until the load ends.
+            if visible, isInRange(stored) {
+                locals[stored.clientRequestId] = nil
+                insertSucceeded(message)
+                report.updated[.succeeded, default: []].append(message)
+            } else if !visible || loadsInFlight == 0 {
+                locals[stored.clientRequestId] = nil
+                report.deleted[local.sendingStatus, default: []].append(local)
+            }
         } else if let index = succeeded.firstIndex(where: { $0.id == stored.id }) {
             let old = succeeded[index]
             if !visible {
@@ -109,8 +118,9 @@ extension MessageCollection: ChatChangeListener {
         if loadsInFlight > 0 { arrivals[id] = Message?.none }
     }
 
-    /// Tells the delegate and ``events`` what a report holds, then publishes the new ``snapshot``.
-    func deliver(_ report: Report) {
+    /// Tells the delegate and ``events`` what a report holds, then publishes the new ``snapshot``
+    /// (unless `publishing` is false: a report that another one follows for the same change).
+    func deliver(_ report: Report, publishing: Bool = true) {
         guard !isDisposed else { return }
         let statuses = SendingStatus.allCases
         for status in statuses {
@@ -140,7 +150,7 @@ extension MessageCollection: ChatChangeListener {
             emit(.channelDeleted(channelId, channelContext))
             delegate?.messageCollection(self, channelContext: channelContext, deletedChannel: channelId)
         }
-        publish()
+        if publishing { publish() }
     }
 
     /// Sets ``events`` unless the collection was disposed meanwhile (by a delegate, say).
@@ -149,8 +159,8 @@ extension MessageCollection: ChatChangeListener {
         eventData.data = event
     }
 
-    /// Reports the difference between two lists of succeeded messages as one change from the server.
-    func report(from old: [Message], to new: [Message]) {
+    /// The difference between two lists of succeeded messages, as one change from the server.
+    func differences(from old: [Message], to new: [Message]) -> Report {
         var report = Report(source: .api)
         let oldByID = Dictionary(old.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         let newIDs = Set(new.map(\.id))
@@ -162,7 +172,7 @@ extension MessageCollection: ChatChangeListener {
             }
         }
         for message in old where !newIDs.contains(message.id) { report.deleted[.succeeded, default: []].append(message) }
-        deliver(report)
+        return report
     }
 
     // MARK: Catching up

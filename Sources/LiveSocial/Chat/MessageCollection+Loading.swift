@@ -106,13 +106,19 @@ extension MessageCollection {
             for message in Self.merge(olderPage.prefix(previous), newerPage.prefix(next)) { insertSucceeded(params.project(message)) }
             // Changes that came while the server answered are newer than its pages.
             _ = mergeArrivals()
-            let sent = settleLocals(with: olderPage + newerPage)
+            let sent = settleLocals()
             channelValue = serverChannel ?? channelValue
             syncSequence = sequence
             isInSync = client.isConnected
             isInitialized = true
-            if reportingDifferences { report(from: old, to: succeeded) }
-            reportSent(sent)
+            hasCachedPages = false
+            // A sent message is reported once, as its pending copy updated, in the same report as
+            // the differences: the snapshot that follows shows both.
+            let sentIDs = Set(sent.map(\.id))
+            var report = reportingDifferences
+                ? differences(from: old, to: succeeded.filter { !sentIDs.contains($0.id) }) : Report(source: .api)
+            if !sent.isEmpty { report.updated[.succeeded, default: []] += sent }
+            deliver(report)
             handler?(succeededMessages, nil)
         } catch {
             guard !isDisposed else { return }
@@ -126,9 +132,20 @@ extension MessageCollection {
         loadsInFlight += 1
     }
 
+    /// Once no load waits for the server, the user's messages the server stored meanwhile that
+    /// are still beyond the loaded part leave the list: their pending copies waited for the
+    /// loads, which could have brought the range to them (see `apply(_:to:)`).
     private func endLoad() {
         loadsInFlight -= 1
-        if loadsInFlight == 0 { arrivals = [:] }
+        guard loadsInFlight == 0 else { return }
+        let arrived = arrivals
+        arrivals = [:]
+        var report = Report(source: .local)
+        for case let message? in arrived.values where message.userId == client.userId {
+            guard let local = locals.removeValue(forKey: message.clientRequestId) else { continue }
+            report.deleted[local.sendingStatus, default: []].append(local)
+        }
+        if !report.deleted.isEmpty { deliver(report) }
     }
 
     /// Lets the changes that came during a load win over the pages it wrote into the list: a
@@ -169,7 +186,8 @@ extension MessageCollection {
     /// ``MessageListParams/reverse``.
     ///
     /// When the server fails, returns the cached page if there is one (``hasPrevious`` stays
-    /// true), else throws the server's error.
+    /// true), else throws the server's error. When the connection comes back after such a page,
+    /// the collection loads from the server again, as one started offline does.
     ///
     /// - Throws: ``ChatError`` when the collection is disposed, not started, already loading
     ///   older messages, or has none to load; else the server's error as above.
@@ -248,9 +266,12 @@ extension MessageCollection {
         } catch {
             if isDisposed { throw ChatError.disposed }
             guard !cachedPage.isEmpty else { throw error }
-            // The side now ends at the cached page, which may have gaps the server will fill.
+            // The side now ends at the cached page, which may have gaps (messages the cache
+            // never had) and messages the server deleted while no collection followed the
+            // channel: the server fills the gaps when the connection comes back.
             let end = MessagePosition(of: newestFirst ? succeeded.first! : succeeded.last!)
             if newestFirst { olderBound = .including(end) } else { newerBound = .including(end) }
+            hasCachedPages = true
             publish()
             return ordered(cachedPage)
         }
@@ -265,31 +286,28 @@ extension MessageCollection {
         }
         // Changes that came meanwhile win over the page; those now in range were not reported yet.
         let joined = mergeArrivals()
-        reportSent(settleLocals(with: page))
+        let sent = settleLocals()
         let kept = succeeded.filter { keptIDs.contains($0.id) }
-        if joined.isEmpty {
-            publish()
-        } else {
-            var report = Report(source: .event)
-            report.added[.succeeded] = joined.sorted(by: Self.precedes)
-            deliver(report)
-        }
+        // A sent message that joined is reported once, as its pending copy updated; the snapshot
+        // follows both reports.
+        let sentIDs = Set(sent.map(\.id))
+        var sentReport = Report(source: .api)
+        if !sent.isEmpty { sentReport.updated[.succeeded] = sent }
+        var joinedReport = Report(source: .event)
+        let added = joined.filter { !sentIDs.contains($0.id) }
+        if !added.isEmpty { joinedReport.added[.succeeded] = added.sorted(by: Self.precedes) }
+        deliver(sentReport, publishing: false)
+        deliver(joinedReport)
         return ordered(kept)
     }
 
-    /// Drops the pending or failed copies of the user's messages a server page holds (sent by an
-    /// earlier run whose answer was lost) and returns the server's copies.
-    private func settleLocals(with page: [Message]) -> [Message] {
+    /// Drops the pending or failed copies of the user's messages the list now holds (a page
+    /// brought them: sent by an earlier run whose answer was lost, or while the page loaded) and
+    /// returns the server's copies. A copy whose message lies beyond the loaded part (a page's
+    /// peek) stays: the outbox settles it.
+    private func settleLocals() -> [Message] {
         let userId = client.userId
-        return page.filter { $0.userId == userId && locals.removeValue(forKey: $0.clientRequestId) != nil }.map(params.project)
-    }
-
-    /// Reports messages whose pending copies a server page settled as sent; publishes the list.
-    private func reportSent(_ messages: [Message]) {
-        guard !messages.isEmpty else { return publish() }
-        var report = Report(source: .api)
-        report.updated[.succeeded] = messages
-        deliver(report)
+        return succeeded.filter { $0.userId == userId && locals.removeValue(forKey: $0.clientRequestId) != nil }
     }
 
     /// Messages in the order of ``MessageListParams/reverse``.

@@ -80,6 +80,10 @@ public final class MessageCollection {
     var isInSync = false
     var isSyncing = false
     var hasHugeGap = false
+    /// Whether a page came from the cache because the server failed: the list may then miss
+    /// messages the cache never had, or hold some the server deleted, until the next load from
+    /// the server.
+    var hasCachedPages = false
     /// Running work, canceled by ``dispose()``.
     var tasks: [Int: Task<Void, Never>] = [:]
     private var nextTaskNumber = 0
@@ -148,6 +152,13 @@ public final class MessageCollection {
     }
 
     // MARK: Work
+
+    /// Whether work the collection started by itself (its start, a catch-up, a load after the
+    /// connection came back, a page with a completion handler) is still running.
+    ///
+    /// Not API: it is `@_spi(Testing)` so that randomized tests can wait until the collection
+    /// has settled before they compare it with the server.
+    @_spi(Testing) public var hasWorkUnderWay: Bool { !tasks.isEmpty }
 
     /// Runs `body` as work that ``dispose()`` cancels.
     func run(_ body: @escaping @MainActor (MessageCollection) async -> Void) {

@@ -14,7 +14,8 @@ public protocol MessageCollectionDelegate: AnyObject {
     /// (pending → succeeded or failed, failed → pending, pending → canceled).
     func messageCollection(
         _ collection: MessageCollection, context: MessageContext, channel: Channel?, updatedMessages: [Message])
-    /// Messages were deleted, or failed messages removed.
+    /// Messages were deleted, failed messages removed, or a sent message left the list because
+    /// the server stored it beyond the loaded part (with the status `.pending`).
     func messageCollection(
         _ collection: MessageCollection, context: MessageContext, channel: Channel?, deletedMessages: [Message])
     /// The channel changed.

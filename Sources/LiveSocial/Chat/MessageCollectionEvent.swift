@@ -6,7 +6,8 @@ public enum MessageCollectionEvent: Sendable, Hashable {
     /// Messages changed: edited, reacted to, or their sending status moved (matched by client
     /// request id, so a sent message updates its pending copy).
     case updated([Message], MessageContext)
-    /// Messages left the collection: deleted, removed when failed, or no longer matching.
+    /// Messages left the collection: deleted, removed when failed, no longer matching, or sent
+    /// beyond the loaded part.
     case deleted([Message], MessageContext)
     /// The channel changed.
     case channelUpdated(Channel, ChannelContext)
