@@ -415,7 +415,9 @@ final class CollectionModelRun {
     private func local(_ mutation: CollectionStep.Mutation, pick: Int, refusal: SocialAPIError?) async throws {
         if let refusal { api.failNextPerform(refusal) }
         defer { api.failNextPerform(nil) }
-        let refused = refusal != nil || !api.isConnected
+        // Refused by the test, offline, or by the server for its own reason (the client showed a
+        // row the server had deleted, its event still delayed): the documented failure path.
+        var refused = false
         switch subject {
         case .feed:
             let mine = windowRecords().compactMap { record -> Post? in
@@ -424,7 +426,11 @@ final class CollectionModelRun {
             if mutation == .create || mine.isEmpty {
                 let text = nextText("mine")
                 let stamp = stamps.upcoming
-                _ = try? await client.posts.create(text: text, in: .community, targetId: CollectionSubject.community)
+                do {
+                    try await client.posts.create(text: text, in: .community, targetId: CollectionSubject.community)
+                } catch {
+                    refused = true
+                }
                 let identity = "local:" + text
                 if refused {
                     model.upsert(.post(Post(id: "local-model", authorId: "ada", targetType: .community,
@@ -436,13 +442,17 @@ final class CollectionModelRun {
                 return
             }
             var post = mine[pick % mine.count]
-            if mutation == .update {
-                let text = nextText("mine-edited")
-                try? await client.posts.update(post, text: text)
-                post.text = text
-            } else {
-                try? await client.posts.delete(post)
-                post.isDeleted = true
+            do {
+                if mutation == .update {
+                    let text = nextText("mine-edited")
+                    post.text = text
+                    try await client.posts.update(mine[pick % mine.count], text: text)
+                } else {
+                    post.isDeleted = true
+                    try await client.posts.delete(mine[pick % mine.count])
+                }
+            } catch {
+                refused = true
             }
             post.syncState = .error
             refused ? model.upsert(.post(post)) : applyResults()
@@ -452,13 +462,17 @@ final class CollectionModelRun {
             }
             guard !mine.isEmpty else { return count("noOps") }
             var message = mine[pick % mine.count]
-            if mutation == .delete {
-                try? await client.messages.delete(message)
-                message.isDeleted = true
-            } else {
-                let text = nextText("mine-edited")
-                try? await client.messages.edit(message, text: text)
-                message.text = text
+            do {
+                if mutation == .delete {
+                    message.isDeleted = true
+                    try await client.messages.delete(mine[pick % mine.count])
+                } else {
+                    let text = nextText("mine-edited")
+                    message.text = text
+                    try await client.messages.edit(mine[pick % mine.count], text: text)
+                }
+            } catch {
+                refused = true
             }
             message.syncState = .error
             refused ? model.upsert(.message(message)) : applyResults()
@@ -467,10 +481,14 @@ final class CollectionModelRun {
             let candidates = serverCandidates(of: .channel)
             guard !candidates.isEmpty else { return count("noOps") }
             let channel = candidates[pick % candidates.count].base.id
-            if mutation == .delete {
-                try? await client.channels.leave(channel)
-            } else {
-                try? await client.channels.join(channel)
+            do {
+                if mutation == .delete {
+                    try await client.channels.leave(channel)
+                } else {
+                    try await client.channels.join(channel)
+                }
+            } catch {
+                refused = true
             }
             if !refused { applyResults() }
         }
@@ -521,7 +539,8 @@ final class CollectionModelRun {
         case (.channels, let mutation):
             guard !mine.isEmpty else { return count("noOps") }
             let channel = mine[pick % mine.count].base.id
-            if mutation == .delete { try await other.channels.leave(channel) } else { try await other.channels.join(channel) }
+            // Leaving a channel ada is not in is refused: the write is then only undone locally.
+            if mutation == .delete { try? await other.channels.leave(channel) } else { try? await other.channels.join(channel) }
         }
         for result in otherAPI.takeResults() { model.apply(result, replacingLocal: localIdentity) }
         await client.store.checkForExternalChanges()
@@ -625,6 +644,8 @@ final class CollectionModelRun {
         }
         for event in held { deliver(event, twice: false) }
         held = []
+        // Applied before the catch-up: events are older than the change log that follows them.
+        try await settle()
         try await catchUp()
         collection.resetPage()
         model.firstPage(fetching: true)
