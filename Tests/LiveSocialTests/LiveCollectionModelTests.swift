@@ -62,7 +62,7 @@ import TestSupport
             "localMutations", "refusedLocalMutations", "grows", "resets", "observersAdded", "observersInvalidated",
             "observersReleased", "externalWrites", "clockAdvances", "crossProcessWrites", "warmStarts",
             "nextPages", "previousPages", "eventsDelivered", "eventsDuplicated", "eventsDelayed", "eventsDropped",
-            "changeLogRecords", "catchUps", "movesDelivered", "failedPages",
+            "changeLogRecords", "catchUps", "movesDelivered", "failedPages", "dataStatusErrors", "dataStatusLocal",
         ] {
             #expect(coverage[name] >= 3, "the generator reached \(name) \(coverage[name]) times")
         }

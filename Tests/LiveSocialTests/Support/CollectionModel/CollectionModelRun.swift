@@ -147,6 +147,8 @@ final class CollectionModelRun {
             if random.chance(60) { try await warmCache() }
         }
         client.startRealtime()
+        // Sometimes the first server page fails: nothing cached then means `.error`.
+        if random.chance(15) { api.failNextFetches(1) }
         collection = makeCollection(client)
         model.firstPage(fetching: true)
         collectionToken = collection.observe { [checker] in checker.receive($0) }
@@ -582,6 +584,8 @@ final class CollectionModelRun {
             if page.failed { count("failedPages") }
         }
         model.cacheJobFinished()
+        if model.dataStatus == .error { count("dataStatusErrors") }
+        if model.dataStatus == .local { count("dataStatusLocal") }
     }
 
     private func settleAndCompare() async throws {
