@@ -49,6 +49,7 @@ import TestSupport
             "cross-process writes": coverage["crossProcessWrites"],
             "moves delivered": coverage["movesDelivered"],
             "changes checked": coverage["changesChecked"],
+            "modifications of unchanged rows": coverage["unchangedModifications"],
             "server pages": coverage["serverPages"],
             "failed pages": coverage["failedPages"],
         ]))
@@ -63,6 +64,7 @@ import TestSupport
             "observersReleased", "externalWrites", "clockAdvances", "crossProcessWrites", "warmStarts",
             "nextPages", "previousPages", "eventsDelivered", "eventsDuplicated", "eventsDelayed", "eventsDropped",
             "changeLogRecords", "catchUps", "movesDelivered", "failedPages", "dataStatusErrors", "dataStatusLocal",
+            "eventsDuringPages", "eventsDuringPages.delivered",
         ] {
             #expect(coverage[name] >= 3, "the generator reached \(name) \(coverage[name]) times")
         }

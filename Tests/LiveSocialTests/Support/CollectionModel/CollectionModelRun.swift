@@ -35,6 +35,8 @@ final class CollectionModelRun {
     private var held: [SocialEvent] = []
     private var deliveredSequence: Int64 = 0
     private var counter = 0
+    /// The rows changed after the server served the page in flight (see `eventDuringPage`).
+    private var newerThanPage: Set<String> = []
     private let stamps = StampClock(start: 1_800_000_000)
     /// What the steps reached, for the coverage counters.
     private(set) var coverage: [String: Int] = [:]
@@ -199,6 +201,9 @@ final class CollectionModelRun {
             }),
             (10, { .grow(failing: self.random.chance(15)) }),
             (3, { .reset(failing: self.random.chance(20)) }),
+            (online ? 5 : 0, {
+                .eventDuringPage(growing: self.random.chance(60), change: self.random.below(3), pick: self.random.below(1_000))
+            }),
             (3, { .addObserver }),
             (observers.isEmpty ? 0 : 2, { .invalidateObserver(pick: self.random.below(1_000)) }),
             (observers.isEmpty ? 0 : 2, { .releaseObserver(pick: self.random.below(1_000)) }),
@@ -248,6 +253,8 @@ final class CollectionModelRun {
             if failing { api.failNextFetches(1) }
             collection.resetPage()
             model.firstPage(fetching: true)
+        case .eventDuringPage(let growing, let change, let pick):
+            try await eventDuringPage(growing: growing, change: change, pick: pick)
         case .addObserver:
             let observer = ChangeChecker(addedBeforeFirstDelivery: checker.calls == 0)
             let token = collection.observe { observer.receive($0) }
@@ -346,11 +353,59 @@ final class CollectionModelRun {
         try await server.perform(.sendText(text, channelId: channel, clientRequestId: "request-" + text), as: "bob")
     }
 
+    /// A page request whose answer the server has served, but which reaches the client only
+    /// after a newer server-side change and its event were applied: the page must not undo it.
+    private func eventDuringPage(growing: Bool, change: Int, pick: Int) async throws {
+        // Delayed events first, in order: the change below is then the newest the client gets.
+        if !held.isEmpty {
+            count("eventsDelayed", held.count)
+            for event in held { deliver(event, twice: false) }
+            held = []
+            try await settle()
+        }
+        api.holdNextAnswer()
+        let fetching: Bool
+        if growing {
+            if subject.anchorAtEnd { collection.previousPage() } else { collection.nextPage() }
+            fetching = model.grow()
+        } else {
+            collection.resetPage()
+            model.firstPage(fetching: true)
+            fetching = true
+        }
+        guard fetching else { return api.holdNextAnswer(false) }
+        let deadline = ContinuousClock.now + .seconds(20)
+        while !api.hasHeldAnswer {
+            guard ContinuousClock.now < deadline else { throw Failure(message: "the page request never reached the server") }
+            _ = try await client.store.read { _ in 0 }
+            if api.waitingFetchCount > 0 {
+                _ = try await client.store.read { _ in 0 }
+                api.releaseFetch()
+                count("serverPages")
+            }
+        }
+        switch change {
+        case 0: try await serverInsert(user: pick % 3, matching: true)
+        case 1 where subject == .channels && pick % 2 == 0: try await serverMove(pick: pick)
+        case 1: try await serverUpdate(pick: pick)
+        default: try await serverDelete(pick: pick)
+        }
+        let before = deliveredSequence
+        try await absorbServerEvents(immediately: true)
+        while client.lastEventSequence < deliveredSequence {
+            guard ContinuousClock.now < deadline else { throw Failure(message: "the event during the page was never applied") }
+            _ = try await client.store.read { _ in 0 }
+        }
+        for _ in 0 ..< 3 { _ = try await client.store.read { _ in 0 } }
+        if deliveredSequence > before { count("eventsDuringPages.delivered") }
+        api.releaseAnswer()
+    }
+
     // MARK: Events
 
     /// Takes the server's new events (waiting until every write so far has arrived), keeps the
     /// server's rows, and delivers, duplicates, delays or (offline) drops each one.
-    private func absorbServerEvents(history: Bool = false) async throws {
+    private func absorbServerEvents(history: Bool = false, immediately: Bool = false) async throws {
         let latest = try await server.latestSequence()
         let deadline = ContinuousClock.now + .seconds(20)
         while api.latestIncoming < latest {
@@ -367,6 +422,15 @@ final class CollectionModelRun {
                 continue
             } else if !api.isConnected {
                 count("eventsDropped")
+            } else if immediately {
+                deliver(event, twice: false)
+                switch event {
+                case .created(let record, _), .updated(let record, _):
+                    if let row = subject.row(record) { newerThanPage.insert(row.identity) }
+                case .deleted(let key, _):
+                    if key.kind == subject.kind { newerThanPage.insert(key.id) }
+                case .connected, .disconnected: break
+                }
             } else if !held.isEmpty || random.chance(25) {
                 held.append(event)
             } else {
@@ -580,7 +644,8 @@ final class CollectionModelRun {
             }
         }
         for page in api.takePages() {
-            model.pageArrived(page)
+            model.pageArrived(page, newer: newerThanPage)
+            newerThanPage = []
             if page.failed { count("failedPages") }
         }
         model.cacheJobFinished()
@@ -626,6 +691,7 @@ final class CollectionModelRun {
         }
         coverage["changesChecked"] = checker.changesChecked
         coverage["movesDelivered"] = checker.movesSeen
+        coverage["unchangedModifications"] = checker.unchangedModifications
         guard problems.isEmpty else {
             throw Failure(message: """
                 expected (\(expected.count) rows, boundary \(model.boundary.map { "\($0)" } ?? "end"), \

@@ -109,8 +109,10 @@ struct CollectionReference {
         return true
     }
 
-    /// A server page (or its failure) reached the client.
-    mutating func pageArrived(_ page: FaultyAPI.Page) {
+    /// A server page (or its failure) reached the client. The rows in `newer` changed in the
+    /// cache after the server served the page: the page's older copy neither replaces nor
+    /// removes them (their own events keep them current).
+    mutating func pageArrived(_ page: FaultyAPI.Page, newer: Set<String> = []) {
         if page.failed {
             loadingStatus = .error
             hasError = true
@@ -124,13 +126,13 @@ struct CollectionReference {
         if !rows.isEmpty || page.nextCursor == nil {
             let start = lastPageKey
             let end: Double? = page.nextCursor == nil ? nil : lastKey
-            for row in known.values where row.matches && row.synced && !ids.contains(row.identity) {
+            for row in known.values where row.matches && row.synced && !ids.contains(row.identity) && !newer.contains(row.identity) {
                 if let start, row.key >= start { continue }
                 if let end, row.key < end { continue }
                 known[row.identity] = nil
             }
         }
-        for row in rows { known[row.identity] = row }
+        for row in rows where !newer.contains(row.identity) { known[row.identity] = row }
         if page.nextCursor == nil {
             boundary = nil
         } else if let lastKey {

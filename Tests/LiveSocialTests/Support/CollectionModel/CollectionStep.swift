@@ -27,6 +27,9 @@ enum CollectionStep: CustomStringConvertible {
     case grow(failing: Bool)
     /// `resetPage()`, its server page failing or not.
     case reset(failing: Bool)
+    /// A page request (a grow, or a reset) whose answer, served by the server, reaches the client
+    /// only after a server-side change (`change`: 0 insert, 1 update, 2 delete) and its event.
+    case eventDuringPage(growing: Bool, change: Int, pick: Int)
     case addObserver
     case invalidateObserver(pick: Int)
     case releaseObserver(pick: Int)
@@ -47,6 +50,8 @@ enum CollectionStep: CustomStringConvertible {
         case .local(let mutation, let pick, let refusal): "local(\(mutation.rawValue), \(pick), refusal: \(refusal.map { "\($0)" } ?? "none"))"
         case .grow(let failing): "grow(failing: \(failing))"
         case .reset(let failing): "reset(failing: \(failing))"
+        case .eventDuringPage(let growing, let change, let pick):
+            "eventDuringPage(\(growing ? "grow" : "reset"), \(["insert", "update", "delete"][change]), \(pick))"
         case .addObserver: "addObserver"
         case .invalidateObserver(let pick): "invalidateObserver(\(pick))"
         case .releaseObserver(let pick): "releaseObserver(\(pick))"
@@ -68,6 +73,7 @@ enum CollectionStep: CustomStringConvertible {
         case .local(_, _, let refusal): refusal == nil ? "localMutations" : "refusedLocalMutations"
         case .grow: "grows"
         case .reset: "resets"
+        case .eventDuringPage: "eventsDuringPages"
         case .addObserver: "observersAdded"
         case .invalidateObserver: "observersInvalidated"
         case .releaseObserver: "observersReleased"

@@ -28,6 +28,8 @@ final class FaultyAPI: SocialAPI {
         var waitingFetches: [CheckedContinuation<Void, Never>] = []
         var gatesFetches: Bool
         var pages: [Page] = []
+        var holdsNextAnswer = false
+        var heldAnswer: CheckedContinuation<Void, Never>?
         var results: [SocialMutationResult] = []
     }
 
@@ -107,11 +109,28 @@ final class FaultyAPI: SocialAPI {
         waiter?.resume()
     }
 
+    /// Makes the next page answer wait, once the server has served it, for ``releaseAnswer()``:
+    /// changes made meanwhile are newer than the page.
+    func holdNextAnswer(_ holds: Bool = true) { state.withLock { $0.holdsNextAnswer = holds } }
+
+    /// Whether a served page waits for ``releaseAnswer()``.
+    var hasHeldAnswer: Bool { state.withLock { $0.heldAnswer != nil } }
+
+    /// Hands the held page answer to the client.
+    func releaseAnswer() {
+        let waiter = state.withLock { state in
+            defer { state.heldAnswer = nil }
+            return state.heldAnswer
+        }
+        waiter?.resume()
+    }
+
     private func releaseAllFetches() {
         let waiters = state.withLock { state in
             state.gatesFetches = false
-            defer { state.waitingFetches = [] }
-            return state.waitingFetches
+            state.holdsNextAnswer = false
+            defer { state.waitingFetches = []; state.heldAnswer = nil }
+            return state.waitingFetches + (state.heldAnswer.map { [$0] } ?? [])
         }
         for waiter in waiters { waiter.resume() }
     }
@@ -161,6 +180,15 @@ final class FaultyAPI: SocialAPI {
         state.withLock {
             $0.pages.append(Page(cursor: cursor, records: page.records.compactMap { SocialRecord($0) },
                                  nextCursor: page.nextCursor, failed: false))
+        }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let held = state.withLock { state in
+                guard state.holdsNextAnswer else { return false }
+                state.holdsNextAnswer = false
+                state.heldAnswer = continuation
+                return true
+            }
+            if !held { continuation.resume() }
         }
         return page
     }
