@@ -197,8 +197,10 @@ public final class LiveCollection<Record: CacheRecord>: Observable {
     /// updates), so holding the token alone is enough.
     ///
     /// The block gets this collection, the ``CollectionChange`` from the state the observer saw
-    /// last (nil on the first call, or when the observer missed a state), and the error of the
-    /// delivery, if any. It is called on the main actor.
+    /// last, and the error of the delivery, if any. It is called on the main actor. The change is
+    /// nil when the observer missed a state, and on the call that shows a later observer the
+    /// current state; an observer added before the first delivery has seen the empty collection,
+    /// so its first call carries the change from no rows.
     public func observe(
         _ block: @escaping (LiveCollection<Record>, CollectionChange?, (any Error)?) -> Void
     ) -> NotificationToken {
