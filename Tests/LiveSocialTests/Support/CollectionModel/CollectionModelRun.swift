@@ -376,7 +376,9 @@ final class CollectionModelRun {
         guard fetching else { return api.holdNextAnswer(false) }
         let deadline = ContinuousClock.now + .seconds(20)
         while !api.hasHeldAnswer {
-            guard ContinuousClock.now < deadline else { throw Failure(message: "the page request never reached the server") }
+            guard ContinuousClock.now < deadline else {
+                throw Failure(message: "the page request never reached the server: loading \(collection.loadingStatus()), \(api.waitingFetchCount) waiting, pages \(api.takePages().map { "\($0.cursor ?? "nil") failed=\($0.failed) \($0.records.count)" })")
+            }
             _ = try await client.store.read { _ in 0 }
             if api.waitingFetchCount > 0 {
                 _ = try await client.store.read { _ in 0 }
@@ -643,6 +645,8 @@ final class CollectionModelRun {
                 quietRounds = 0
             }
         }
+        // A failure planned for a request that was not made (a page that was not needed) lapses.
+        api.failNextFetches(0)
         for page in api.takePages() {
             model.pageArrived(page, newer: newerThanPage)
             newerThanPage = []

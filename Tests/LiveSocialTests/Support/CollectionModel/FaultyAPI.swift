@@ -167,10 +167,11 @@ final class FaultyAPI: SocialAPI {
             if !gated { continuation.resume() }
         }
         let failure: SocialAPIError? = state.withLock { state in
+            // A planned failure is used up by the next request, offline or not.
+            let planned = state.fetchFailures > 0
+            if planned { state.fetchFailures -= 1 }
             if !state.connected { return .offline }
-            guard state.fetchFailures > 0 else { return nil }
-            state.fetchFailures -= 1
-            return .serverFailure("injected page failure")
+            return planned ? .serverFailure("injected page failure") : nil
         }
         if let failure {
             state.withLock { $0.pages.append(Page(cursor: cursor, records: [], nextCursor: nil, failed: true)) }

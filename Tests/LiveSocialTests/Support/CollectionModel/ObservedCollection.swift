@@ -44,11 +44,3 @@ struct ObservedCollection {
         record = { index in collection.object(at: index).flatMap { SocialRecord($0) } }
     }
 }
-
-/// What one delivery showed.
-struct CollectionDeliveryRows {
-    var rows: [ModelRow]
-    var change: CollectionChange?
-    var dataStatus: DataStatus
-    var loadingStatus: LoadingStatus
-}
