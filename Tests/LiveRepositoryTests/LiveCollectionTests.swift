@@ -157,6 +157,25 @@ import Testing
         _ = token
     }
 
+    /// Found by `LiveCollectionModelTests` (seed 33 of a long run): after a failed load, a row that
+    /// came and went left the collection `.local` with nothing to show, or `.error`, depending on
+    /// whether the two changes were read together.
+    @Test func aFailedCollectionLeftWithNoRowsIsInErrorAgain() async throws {
+        let store = try await makeNoteStore()
+        let (collection, server) = serverCollection(store)
+        let (log, token) = observe(collection)
+        await server.answer(.failure(TestServerError()))
+        #expect(try await log.next(where: { $0.loading == .error }).status == .error)
+        try await store.write { try $0.upsert(Note(id: "n1", rank: 1)) }
+        #expect(try await log.next(where: { $0.ids == ["n1"] }).status == .local)
+        try await store.write { _ = try $0.delete(Note.self, id: "n1") }
+        let emptied = try await log.next(where: { $0.ids.isEmpty })
+        #expect(emptied.status == .error)
+        #expect(emptied.loading == .error)
+        #expect(collection.dataStatus == .error)
+        _ = token
+    }
+
     @Test func theServerIsAskedForPagesOfTwentyByDefault() async throws {
         let store = try await makeNoteStore(Note.numbered(50))
         let limits = LimitLog()
