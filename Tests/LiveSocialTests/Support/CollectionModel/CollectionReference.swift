@@ -147,8 +147,13 @@ struct CollectionReference {
         hasError = false
     }
 
-    /// After a read of the cache: rows to show make a collection with nothing yet `.local`.
+    /// After a read of the cache: rows to show make a collection with nothing yet `.local`; no
+    /// rows left after a failed load make it `.error` again ("nothing local to show").
     mutating func cacheJobFinished() {
-        if !window.isEmpty && (dataStatus == .notExist || dataStatus == .error) { dataStatus = .local }
+        if !window.isEmpty && (dataStatus == .notExist || dataStatus == .error) {
+            dataStatus = .local
+        } else if window.isEmpty && dataStatus == .local && loadingStatus == .error {
+            dataStatus = .error
+        }
     }
 }
