@@ -19,11 +19,11 @@ import TestSupport
 /// is spent; `LIVEDATA_COLLECTION_SEED=<seed>` replays one sequence (see `RandomRuns`).
 @Suite struct LiveCollectionModelTests {
     static let runs = RandomRuns(
-        seedVariable: "LIVEDATA_COLLECTION_SEED", filter: "LiveCollectionModelTests", quickSeeds: 24)
+        seedVariable: "LIVEDATA_COLLECTION_SEED", filter: "LiveCollectionModelTests", quickSeeds: 16)
 
     @Test @MainActor func randomSequencesMatchTheReference() async {
         let runs = Self.runs
-        let steps = runs.isLong ? 300 : 30
+        let steps = runs.isLong ? 300 : 25
         let coverage = CoverageTally()
         let played = await runs.forEachSeed { @MainActor @Sendable seed in
             let run = CollectionModelRun(seed: seed)
@@ -63,7 +63,7 @@ import TestSupport
             "localMutations", "refusedLocalMutations", "grows", "resets", "observersAdded", "observersInvalidated",
             "observersReleased", "externalWrites", "clockAdvances", "crossProcessWrites", "warmStarts",
             "nextPages", "previousPages", "eventsDelivered", "eventsDuplicated", "eventsDelayed", "eventsDropped",
-            "changeLogRecords", "catchUps", "movesDelivered", "failedPages", "dataStatusErrors", "dataStatusLocal",
+            "changeLogRecords", "catchUps", "movesDelivered", "failedPages", "dataStatusErrors", "localBeforeFresh",
             "eventsDuringPages", "eventsDuringPages.delivered",
         ] {
             #expect(coverage[name] >= 3, "the generator reached \(name) \(coverage[name]) times")

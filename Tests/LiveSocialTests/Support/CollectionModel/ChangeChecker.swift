@@ -23,8 +23,12 @@ final class ChangeChecker {
 
     init(addedBeforeFirstDelivery: Bool) { wasEmptyAtStart = addedBeforeFirstDelivery }
 
+    /// The data status of the first delivery.
+    private(set) var firstStatus: DataStatus?
+
     func receive(_ delivery: CollectionDeliveryRows) {
         calls += 1
+        if calls == 1 { firstStatus = delivery.dataStatus }
         defer {
             rows = delivery.rows
             last = delivery

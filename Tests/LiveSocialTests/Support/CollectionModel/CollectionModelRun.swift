@@ -61,6 +61,13 @@ final class CollectionModelRun {
         do {
             try await setUp()
             try await settleAndCompare()
+            // Local before fresh: cached rows are delivered before the server's page.
+            if cachedAtOpening {
+                guard checker.firstStatus == .local else {
+                    throw Failure(message: "the cache had rows, but the first delivery was \(checker.firstStatus.map { "\($0)" } ?? "none"), not local")
+                }
+                count("localBeforeFresh")
+            }
         } catch {
             return report(step: 0, history: ["set-up"], error: error, replay: replay)
         }
@@ -153,8 +160,12 @@ final class CollectionModelRun {
         if random.chance(15) { api.failNextFetches(1) }
         collection = makeCollection(client)
         model.firstPage(fetching: true)
+        cachedAtOpening = !model.window.isEmpty
         collectionToken = collection.observe { [checker] in checker.receive($0) }
     }
+
+    /// Whether the cache had rows to show when the collection opened.
+    private var cachedAtOpening = false
 
     private func makeCollection(_ client: SocialClient) -> ObservedCollection {
         switch subject {
