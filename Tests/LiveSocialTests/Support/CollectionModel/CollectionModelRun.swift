@@ -419,12 +419,8 @@ final class CollectionModelRun {
     /// Takes the server's new events (waiting until every write so far has arrived), keeps the
     /// server's rows, and delivers, duplicates, delays or (offline) drops each one.
     private func absorbServerEvents(history: Bool = false, immediately: Bool = false) async throws {
-        let latest = try await server.latestSequence()
-        let deadline = ContinuousClock.now + .seconds(20)
-        while api.latestIncoming < latest {
-            guard ContinuousClock.now < deadline else { throw Failure(message: "the server's events through \(latest) never arrived") }
-            await Task.yield()
-        }
+        // Every write so far has published its events (the server's hub delivers them in order).
+        await api.waitForIncoming(through: try await server.latestSequence())
         for event in api.takeIncoming() {
             switch event {
             case .created(let record, _), .updated(let record, _): serverRows[record.key] = record
@@ -649,7 +645,6 @@ final class CollectionModelRun {
                 count("serverPages")
                 quietRounds = 0
             } else if collection.loadingStatus() == .loading {
-                await Task.yield()
                 quietRounds = 0
             } else if checker.calls != calls {
                 calls = checker.calls

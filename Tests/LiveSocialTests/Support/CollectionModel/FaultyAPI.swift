@@ -28,6 +28,7 @@ final class FaultyAPI: SocialAPI {
         var waitingFetches: [CheckedContinuation<Void, Never>] = []
         var gatesFetches: Bool
         var pages: [Page] = []
+        var incomingWaiters: [(sequence: Int64, continuation: CheckedContinuation<Void, Never>)] = []
         var holdsNextAnswer = false
         var heldAnswer: CheckedContinuation<Void, Never>?
         var results: [SocialMutationResult] = []
@@ -50,9 +51,25 @@ final class FaultyAPI: SocialAPI {
 
     private func receive(_ event: SocialEvent) {
         guard let sequence = event.sequence else { return }
-        state.withLock {
-            $0.incoming.append(event)
-            $0.latestIncoming = max($0.latestIncoming, sequence)
+        let ready = state.withLock { state in
+            state.incoming.append(event)
+            state.latestIncoming = max(state.latestIncoming, sequence)
+            let latest = state.latestIncoming
+            defer { state.incomingWaiters.removeAll { $0.sequence <= latest } }
+            return state.incomingWaiters.filter { $0.sequence <= latest }.map(\.continuation)
+        }
+        for waiter in ready { waiter.resume() }
+    }
+
+    /// Returns once the server's events through `sequence` have arrived.
+    func waitForIncoming(through sequence: Int64) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let arrived = state.withLock { state in
+                guard state.latestIncoming < sequence else { return true }
+                state.incomingWaiters.append((sequence, continuation))
+                return false
+            }
+            if arrived { continuation.resume() }
         }
     }
 
@@ -129,8 +146,8 @@ final class FaultyAPI: SocialAPI {
         let waiters = state.withLock { state in
             state.gatesFetches = false
             state.holdsNextAnswer = false
-            defer { state.waitingFetches = []; state.heldAnswer = nil }
-            return state.waitingFetches + (state.heldAnswer.map { [$0] } ?? [])
+            defer { state.waitingFetches = []; state.heldAnswer = nil; state.incomingWaiters = [] }
+            return state.waitingFetches + (state.heldAnswer.map { [$0] } ?? []) + state.incomingWaiters.map(\.continuation)
         }
         for waiter in waiters { waiter.resume() }
     }
