@@ -127,6 +127,55 @@ import Testing
         _ = token
     }
 
+    /// Found by `LiveCollectionModelTests` (seed 3): a page the server served before a real-time
+    /// deletion, stored after it, brought the deleted row back for good.
+    @Test func aServerPageDoesNotUndoChangesMadeWhileItWasOnItsWay() async throws {
+        let store = try await makeNoteStore(Note.numbered(3))
+        let (collection, server) = serverCollection(store)
+        let (log, token) = observe(collection)
+        await server.awaitRequest()
+        #expect(try await log.next().ids == ids(1...3))
+        // While the page is on its way, events write a newer n2, remove n3 and add n4.
+        try await store.write { transaction in
+            try transaction.upsert(Note(id: "n2", rank: 2, body: "edited"))
+            _ = try transaction.delete(Note.self, id: "n3")
+            try transaction.upsert(Note(id: "n4", rank: 4, body: "new"))
+        }
+        await settle(store)
+        // The page as the server served it, before those changes.
+        await server.answer(.success(RemotePage(records: Note.numbered(3), nextCursor: nil)))
+        let fresh = try await log.next(where: { $0.status == .fresh })
+        #expect(fresh.ids == ["n1", "n2", "n4"])
+        #expect(collection.object(at: 1)?.body == "edited")
+        #expect(try await noteIDs(in: store) == ["n1", "n2", "n4"])
+        // The next page is not protected by changes made before it was asked for.
+        collection.resetPage()
+        await server.answer(.success(RemotePage(records: Note.numbered(3), nextCursor: nil)))
+        let reset = try await log.next(where: { $0.loading == .loaded && $0.ids == ids(1...3) })
+        #expect(reset.status == .fresh)
+        #expect(collection.object(at: 1)?.body == "note 2")
+        _ = token
+    }
+
+    /// Found by `LiveCollectionModelTests` (seed 33 of a long run): after a failed load, a row that
+    /// came and went left the collection `.local` with nothing to show, or `.error`, depending on
+    /// whether the two changes were read together.
+    @Test func aFailedCollectionLeftWithNoRowsIsInErrorAgain() async throws {
+        let store = try await makeNoteStore()
+        let (collection, server) = serverCollection(store)
+        let (log, token) = observe(collection)
+        await server.answer(.failure(TestServerError()))
+        #expect(try await log.next(where: { $0.loading == .error }).status == .error)
+        try await store.write { try $0.upsert(Note(id: "n1", rank: 1)) }
+        #expect(try await log.next(where: { $0.ids == ["n1"] }).status == .local)
+        try await store.write { _ = try $0.delete(Note.self, id: "n1") }
+        let emptied = try await log.next(where: { $0.ids.isEmpty })
+        #expect(emptied.status == .error)
+        #expect(emptied.loading == .error)
+        #expect(collection.dataStatus == .error)
+        _ = token
+    }
+
     @Test func theServerIsAskedForPagesOfTwentyByDefault() async throws {
         let store = try await makeNoteStore(Note.numbered(50))
         let limits = LimitLog()

@@ -49,6 +49,7 @@ extension LiveCollection {
         let generation = fetchGeneration
         let limit = pageSize
         update(change: nil) { $0.loadingStatus = .loading }
+        changedSinceRequest = []
         Task { [weak self] in
             let result: Result<RemotePage<Record>, any Error>
             do { result = .success(try await fetchPage(cursor, limit)) } catch { result = .failure(error) }
@@ -75,12 +76,16 @@ extension LiveCollection {
             let lastKey = page.records.last.map(reader.key(of:))
             let end: CollectionWindow.Boundary = page.nextCursor == nil ? .end : lastKey.map { .through($0) } ?? .end
             let records = page.records
+            // Rows that changed after the request went out are as new as the page or newer: the
+            // page neither replaces nor removes them (their own changes keep them current).
+            let newer = changedSinceRequest ?? []
+            changedSinceRequest = nil
             if held == nil { held = (publicOrder(state.window.rows), []) }
             store.enqueueWrite({ transaction in
-                try transaction.upsert(contentsOf: records)
+                try transaction.upsert(contentsOf: newer.isEmpty ? records : records.filter { !newer.contains($0.id) })
                 // An empty page that is not the last covers no known range: nothing is stale.
                 if !records.isEmpty || page.nextCursor == nil {
-                    try reader.deleteStale(after: start, through: end, keeping: records.map(\.id), in: transaction)
+                    try reader.deleteStale(after: start, through: end, keeping: records.map(\.id) + newer, in: transaction)
                 }
             }, completion: { [weak self] error in
                 MainActor.assumeIsolated { self?.serverPageStored(page, lastKey: lastKey, error: error, generation: generation) }

@@ -149,6 +149,9 @@ extension LiveCollection {
                     next.error = nil
                 } else if next.window.count > 0 && (next.dataStatus == .notExist || next.dataStatus == .error) {
                     next.dataStatus = .local
+                } else if next.window.count == 0 && next.dataStatus == .local && next.loadingStatus == .error {
+                    // The server could not be reached and nothing local is left: as after the failure.
+                    next.dataStatus = .error
                 }
             }
             // The previous window's keys are freed on a background queue: freeing 100,000 of them

@@ -66,6 +66,10 @@ public final class LiveCollection<Record: CacheRecord>: Observable {
     var fetchGeneration = 0
     /// Server pages asked for by `nextPage()`/`previousPage()` while another was loading.
     var wantedServerPages = 0
+    /// While a server page is requested: the ids of this table's rows that changed in the cache
+    /// since (a real-time event, say). The page may have been served before those changes, so
+    /// it must not undo them.
+    var changedSinceRequest: Set<String>?
     /// While a server page is being stored: the rows observers saw last, and the rows touched
     /// since. The page's own writes then reach observers as one delivery, with the fresh status.
     var held: (rows: DisplayRows, touched: Set<Int64>)?
@@ -193,8 +197,10 @@ public final class LiveCollection<Record: CacheRecord>: Observable {
     /// updates), so holding the token alone is enough.
     ///
     /// The block gets this collection, the ``CollectionChange`` from the state the observer saw
-    /// last (nil on the first call, or when the observer missed a state), and the error of the
-    /// delivery, if any. It is called on the main actor.
+    /// last, and the error of the delivery, if any. It is called on the main actor. The change is
+    /// nil when the observer missed a state, and on the call that shows a later observer the
+    /// current state; an observer added before the first delivery has seen the empty collection,
+    /// so its first call carries the change from no rows.
     public func observe(
         _ block: @escaping (LiveCollection<Record>, CollectionChange?, (any Error)?) -> Void
     ) -> NotificationToken {
@@ -222,6 +228,7 @@ extension LiveCollection: CacheChangeListener {
         if change.isRebuilt {
             resetPage()
         } else {
+            changedSinceRequest?.formUnion(change.ids)
             schedule(.refresh(rowids: change.rowids, wholeTable: change.isWholeTable))
         }
     }
