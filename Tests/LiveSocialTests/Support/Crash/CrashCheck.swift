@@ -58,7 +58,8 @@ enum CrashCheck {
     /// pending, failed or unsynced in the cache, and the cache agrees with the server on every
     /// message of the user it holds.
     static func drained(
-        _ ledger: CrashLedger, server: [CrashFiles.Row], cache: [CrashFiles.Row], unsynced: [String], drainLines: [String]
+        _ ledger: CrashLedger, server: [CrashFiles.Row], cache: [CrashFiles.Row], unsynced: [String],
+        serverReactions: Set<String>, cachedReactions: Set<String>, drainLines: [String]
     ) -> [String] {
         var problems: [String] = []
         if !drainLines.contains("drained failed=0") {
@@ -86,6 +87,13 @@ enum CrashCheck {
             if truth.text != row.text {
                 problems.append("the cache shows \(row.text) for message \(row.id); the server has \(truth.text)")
             }
+        }
+        // The reactions the runs made or took back: the cache holds what the server holds.
+        let played = Set(ledger.reactions.keys)
+        let onlyCached = cachedReactions.intersection(played).subtracting(serverReactions).sorted()
+        let notCached = serverReactions.intersection(played).subtracting(cachedReactions).sorted()
+        if !onlyCached.isEmpty || !notCached.isEmpty {
+            problems.append("the cache's reactions differ from the server's: only in the cache \(onlyCached.prefix(5)), not in the cache \(notCached.prefix(5))")
         }
         return problems
     }

@@ -26,8 +26,13 @@ struct CrashFiles {
     func cachedMessages() throws -> [Row] { try messages(in: cacheURL) }
 
     /// The user's reactions to messages in the server file, as `messageId name`.
-    func serverReactions() throws -> Set<String> {
-        try read(serverURL) { database in
+    func serverReactions() throws -> Set<String> { try reactions(in: serverURL) }
+
+    /// The same in the cache file.
+    func cachedReactions() throws -> Set<String> { try reactions(in: cacheURL) }
+
+    private func reactions(in url: URL) throws -> Set<String> {
+        try read(url) { database in
             try database.query(
                 "SELECT targetId, name FROM reactions WHERE userId = ? AND targetType = 'message'", [.text(userId)]
             ) { "\($0.string(0)) \($0.string(1))" }

@@ -88,7 +88,7 @@ struct CrashPlay {
         problems += CrashCheck.server(ledger, seed: seed, messages: server, reactions: try files.serverReactions())
         problems += CrashCheck.drained(
             ledger, server: server, cache: try files.cachedMessages(), unsynced: try files.cachedUnsyncedRecords(),
-            drainLines: drain.output)
+            serverReactions: try files.serverReactions(), cachedReactions: try files.cachedReactions(), drainLines: drain.output)
         outcome.acceptedActions = ledger.acceptedActions
         outcome.pendingAtOpen = ledger.pendingAtOpen
         outcome.resent = ledger.resent
