@@ -165,6 +165,48 @@ struct SocialClientTests {
         await second.store.close()
     }
 
+    @Test func changesAKilledRunLeftSyncingAreSettledByTheServerOnTheFirstConnection() async throws {
+        let folder = try TemporaryDirectory()
+        let url = folder.file("cache.sqlite")
+        let fixture = try await ClientFixture(realtime: false, cache: .file(url))
+        let server = fixture.server
+        let sent = try #require(
+            try await server.perform(.sendText("hello", channelId: "general", clientRequestId: "r1"), as: "ada").first(Message.self))
+        _ = try await server.perform(.addReaction(targetType: .message, targetId: sent.id, name: "like"), as: "ada")
+        // What a run killed while three mutations waited for the server leaves: its local changes,
+        // syncing. The server got the reaction "like" (its answer was lost), not the edit, nor "love".
+        let like = Reaction.makeID(targetType: .message, targetId: sent.id, userId: "ada", name: "like")
+        let love = Reaction.makeID(targetType: .message, targetId: sent.id, userId: "ada", name: "love")
+        var edited = sent
+        edited.text = "never reached the server"
+        edited.syncState = .syncing
+        try await fixture.client.store.write { [edited] transaction in
+            try transaction.upsert(edited)
+            for (id, name) in [(like, "like"), (love, "love")] {
+                try transaction.upsert(Reaction(
+                    id: id, targetType: .message, targetId: sent.id, userId: "ada", name: name, createdAt: 1, syncState: .syncing))
+            }
+        }
+        await fixture.client.store.close()
+
+        let client = try SocialClient(api: server.connection(userId: "ada"), userId: "ada", cache: .file(url))
+        client.startRealtime()
+        let read = { @Sendable (connection: SQLiteConnection) throws -> [String] in
+            try connection.query(
+                "SELECT 'message ' || text || ' ' || syncState FROM messages WHERE id = ? UNION ALL SELECT 'reaction ' || name || ' ' || syncState FROM reactions WHERE targetId = ? ORDER BY 1",
+                [.text(sent.id), .text(sent.id)]) { $0.string(0) }
+        }
+        let settled = ["message hello synced", "reaction like synced"]
+        var rows: [String] = []
+        for _ in 0..<2_000 {
+            rows = try await client.store.read(read)
+            if rows == settled { break }
+            await Task.yield()
+        }
+        #expect(rows == settled, "the server's copies replace the local ones; a reaction the server lacks is removed")
+        await client.store.close()
+    }
+
     @Test func aCorruptCacheFileIsRebuilt() async throws {
         let folder = try TemporaryDirectory()
         let url = folder.file("cache.sqlite")

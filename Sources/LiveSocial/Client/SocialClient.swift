@@ -41,6 +41,11 @@ public final class SocialClient {
     /// The real-time event of the server's copy can arrive before the mutation's answer: it
     /// replaces the local copy in the same write, so both are never shown together.
     private var pendingCreates: [String: any CacheRecord] = [:]
+    /// How many of this run's mutations hold each record `syncing`, by table and id: settling the
+    /// changes an earlier run left unfinished leaves these alone.
+    var recordsInFlight: [String: Int] = [:]
+    /// Whether the changes an earlier run left unfinished are settled (or being settled).
+    var interruptedChangesSettled = false
 
     /// Creates a client over a cache, creating or migrating it, and rebuilding it if damaged
     /// (see `LiveStore.recovery`).
@@ -188,6 +193,14 @@ public final class SocialClient {
         // The record as it was, read in the same transaction that changes it: what a failure
         // restores.
         let changedID = pending?.id ?? removingID
+        let inFlight = changedID.map { Self.inFlightKey(Record.self, id: $0) }
+        if let inFlight { recordsInFlight[inFlight, default: 0] += 1 }
+        defer {
+            if let inFlight {
+                recordsInFlight[inFlight, default: 1] -= 1
+                if recordsInFlight[inFlight] == 0 { recordsInFlight[inFlight] = nil }
+            }
+        }
         let previous = try await store.write { transaction -> Record? in
             let previous = try changedID.flatMap { try transaction.record(Record.self, id: $0) }
             if let pending { try transaction.upsert(pending) }
@@ -244,5 +257,5 @@ public final class SocialClient {
     /// A new local id for a record the server has not seen yet.
     func localID() -> String { Self.localIDPrefix + UUID().uuidString.lowercased() }
 
-    private static let localIDPrefix = "local-"
+    static let localIDPrefix = "local-"
 }
