@@ -33,6 +33,8 @@ public final class SocialClient {
     /// false, such messages become failed at once and wait for ``MessageRepository/resend(_:)``.
     public var autoResendMessages = true
     private var realtimeTask: Task<Void, Never>?
+    /// Whether real time told the connection state since it started.
+    private var knowsConnectionState = false
     /// Chat collections to tell about committed changes, held weakly.
     var chatListeners: [WeakChatListener] = []
     /// The queue that sends the user's messages one at a time; made on first use.
@@ -97,6 +99,7 @@ public final class SocialClient {
     /// collection that shows a changed record updates. Calling it again does nothing.
     public func startRealtime() {
         guard realtimeTask == nil else { return }
+        knowsConnectionState = false
         let stream = api.events()
         realtimeTask = Task { [weak self] in
             for await event in stream {
@@ -113,8 +116,8 @@ public final class SocialClient {
     }
 
     /// Whether the client knows the connection is down: real time is running and its last
-    /// connection event was ``SocialEvent/disconnected``.
-    var isKnownOffline: Bool { realtimeTask != nil && !isConnected }
+    /// connection event was ``SocialEvent/disconnected``. Before the first one, it does not know.
+    var isKnownOffline: Bool { realtimeTask != nil && knowsConnectionState && !isConnected }
 
     /// Applies one real-time event to the cache (batched with the others waiting).
     public func apply(_ event: SocialEvent) {
@@ -131,6 +134,7 @@ public final class SocialClient {
         case .deleted(let key, _):
             change.removals = [key]
         case .connected, .disconnected:
+            knowsConnectionState = true
             let connected = event == .connected
             guard connected != isConnected else { return }
             isConnected = connected
