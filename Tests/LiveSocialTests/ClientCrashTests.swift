@@ -28,6 +28,7 @@ struct ClientCrashTests {
             total.kills += outcome.kills
             total.acceptedActions += outcome.acceptedActions
             total.pendingAtKill += outcome.pendingAtKill
+            total.answersCut += outcome.answersCut
             total.pendingAtOpen += outcome.pendingAtOpen
             total.resent += outcome.resent
             total.acceptedEdits += outcome.acceptedEdits
@@ -40,7 +41,8 @@ struct ClientCrashTests {
         }
         print(runs.summary([
             "runs": seeds, "kills": total.kills, "actions accepted": total.acceptedActions,
-            "pending at kill": total.pendingAtKill, "pending at restart": total.pendingAtOpen,
+            "pending at kill": total.pendingAtKill, "answers cut by a kill": total.answersCut,
+            "pending at restart": total.pendingAtOpen,
             "resent after restart": total.resent,
         ]))
         guard !failed, runs.replaySeed == nil else { return }
@@ -50,6 +52,7 @@ struct ClientCrashTests {
         #expect(total.acceptedReactions > 0)
         #expect(total.acceptedRemovals > 0)
         #expect(total.pendingAtOpen > 0, "a run found messages an earlier one left pending")
+        if runs.isLong { #expect(total.answersCut > 0, "kills fell between the server's commit and the client's") }
     }
 }
 #endif

@@ -25,10 +25,13 @@ import LiveSocialServer
 ///   run's reactions (`issued unreact <id> <name>`, `accepted unreact …`), waiting too.
 ///
 /// A message that an earlier run left pending and that becomes sent prints `resent <label> <id>`.
+/// Every message of the user the server stores prints `server <label>` as the server publishes it,
+/// before the client has its answer: the test's kills that follow such a line tend to fall
+/// between the server's commit and the client's.
 /// After the last action and the last answer it prints `done` and exits 0.
 ///
 /// With `--drain` it plays no action: it sends what is pending, waits until no message of `user`
-/// is pending (bounded: 60 s), prints `drained failed=<n>` and exits 0 (1 when the wait ran out).
+/// is pending (bounded: 20 s), prints `drained failed=<n>` and exits 0 (1 when the wait ran out).
 enum ClientLoopCommand {
     static let channelId = "general"
 
@@ -43,8 +46,9 @@ enum ClientLoopCommand {
         let actions = option("--actions", in: arguments).flatMap(Int.init) ?? 100
         let latency = option("--latency-ms", in: arguments).flatMap(Int.init) ?? 0
         let client: SocialClient
+        let server: EmbeddedServer
         do {
-            let server = try EmbeddedServer(
+            server = try EmbeddedServer(
                 location: .file(folder.appendingPathComponent("server.sqlite")), latency: .milliseconds(latency))
             _ = try await server.seedDemoData()
             client = try SocialClient(
@@ -69,6 +73,18 @@ enum ClientLoopCommand {
             return 1
         }
         ServerIO.say("opened recovery=\(recovery) pending=\(leftPending.count)")
+
+        // The moment the server stored a message, before the client hears its answer: a kill
+        // that follows this line is likely to cut the answer off.
+        let stored = server.connection(userId: userId).events()
+        let storedListener = Task {
+            for await event in stored {
+                guard case .created(.message(let message), _) = event, message.userId == userId,
+                      let label = message.metaArrays["label"]?.first else { continue }
+                ServerIO.say("server \(label)")
+            }
+        }
+        defer { storedListener.cancel() }
 
         let watcher = ClientLoopWatcher(userId: userId)
         watcher.leftPending = Set(leftPending)
@@ -96,7 +112,7 @@ enum ClientLoopCommand {
     private static func drain(_ client: SocialClient, of userId: String) async -> Int32 {
         client.messages.resendPendingMessages()
         let clock = ContinuousClock()
-        let deadline = clock.now + .seconds(60)
+        let deadline = clock.now + .seconds(20)
         do {
             while try await pendingCount(in: client.store, of: userId) > 0 {
                 guard clock.now < deadline else {

@@ -8,6 +8,7 @@ enum CrashCheck {
         _ ledger: CrashLedger, seed: UInt64, messages: [CrashFiles.Row], reactions: Set<String>
     ) -> [String] {
         var problems = ledger.failures.map { "the helper reported: \($0)" }
+        problems += ledger.unknownLines.map { "the helper printed a line the test does not know: \($0)" }
         let byLabel = Dictionary(grouping: messages, by: \.label)
         let issued = Set(ledger.issuedSends)
         for (label, rows) in byLabel.sorted(by: { $0.key < $1.key }) {

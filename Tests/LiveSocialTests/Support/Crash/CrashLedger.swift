@@ -37,6 +37,8 @@ struct CrashLedger {
     private(set) var pendingAtOpen = 0
     /// How many messages an earlier run left pending were shown sent.
     private(set) var resent = 0
+    /// The labels of the messages the server said it stored.
+    private(set) var storedByServer: Set<String> = []
     /// Lines the ledger did not understand.
     private(set) var unknownLines: [String] = []
     private(set) var acceptedEdits = 0
@@ -48,6 +50,14 @@ struct CrashLedger {
         var ledger = CrashLedger()
         for line in lines { ledger.read(line) }
         return ledger.pendingShown.subtracting(ledger.acceptedSends.keys)
+    }
+
+    /// The labels of the sends in `lines` the server stored but whose answer the run never
+    /// heard: answers the kill cut off, which a resend must not store twice.
+    static func answersCut(in lines: [String]) -> Set<String> {
+        var ledger = CrashLedger()
+        for line in lines { ledger.read(line) }
+        return ledger.storedByServer.intersection(ledger.issuedSends).subtracting(ledger.acceptedSends.keys)
     }
 
     /// Records what one output line says.
@@ -69,6 +79,8 @@ struct CrashLedger {
             accept(words)
         case ("failed", _):
             failures.append(line)
+        case ("server", 2):
+            storedByServer.insert(words[1])
         case ("done", 1), ("drained", _), ("stuck", _):
             break
         default:

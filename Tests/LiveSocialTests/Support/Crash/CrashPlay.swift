@@ -22,6 +22,8 @@ struct CrashPlay {
         var kills = 0
         var acceptedActions = 0
         var pendingAtKill = 0
+        /// Sends the server stored whose answer a kill cut off.
+        var answersCut = 0
         var pendingAtOpen = 0
         var resent = 0
         var acceptedEdits = 0
@@ -63,6 +65,7 @@ struct CrashPlay {
             if lines.status == SIGKILL {
                 outcome.kills += 1
                 outcome.pendingAtKill += CrashLedger.pendingAtKill(in: lines.output).count
+                outcome.answersCut += CrashLedger.answersCut(in: lines.output).count
             }
             for line in lines.output { ledger.read(line) }
             var problems = lines.problems
