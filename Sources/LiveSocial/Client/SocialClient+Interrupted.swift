@@ -36,10 +36,18 @@ extension SocialClient {
     /// Settles the `Record`s left `syncing`; false when one could not be settled now.
     private func settle<Record: CacheRecord>(_ type: Record.Type, syncState: any WritableKeyPath<Record, SyncState> & Sendable) async -> Bool {
         let table = Record.table.name
-        // A pending message (its id is still its client request id) belongs to the outbox.
-        let notPending = Record.self == Message.self ? " AND id <> clientRequestId" : ""
-        let sql = "SELECT id FROM \(table) WHERE syncState = '\(SyncState.syncing.rawValue)'\(notPending)"
-        guard let ids = try? await store.read({ try $0.query(sql) { $0.string(0) } }) else { return false }
+        var sql = "SELECT id FROM \(table) WHERE syncState = '\(SyncState.syncing.rawValue)'"
+        var bindings: [SQLiteValue] = []
+        if Record.self == Message.self {
+            // Only the user's own messages change here, and a pending one (its id is still its
+            // client request id) belongs to the outbox. The literal `<> 'synced'` lets SQLite use
+            // the partial index of unsynced messages instead of reading the table.
+            sql += " AND userId = ? AND syncState <> 'synced' AND id <> clientRequestId"
+            bindings.append(.text(userId))
+        }
+        guard let ids = try? await store.read({ [sql, bindings] in try $0.query(sql, bindings) { $0.string(0) } }) else {
+            return false
+        }
         var settled = true
         for id in ids where recordsInFlight[Self.inFlightKey(Record.self, id: id)] == nil {
             let isLocal = id.hasPrefix(Self.localIDPrefix)
