@@ -207,6 +207,45 @@ struct SocialClientTests {
         await client.store.close()
     }
 
+    @Test func aRemovalAKilledRunLeftUnansweredIsUndoneWhenTheServerStillHasTheRecord() async throws {
+        let folder = try TemporaryDirectory()
+        let url = folder.file("cache.sqlite")
+        let fixture = try await ClientFixture(realtime: false, cache: .file(url))
+        let server = fixture.server
+        let sent = try #require(
+            try await server.perform(.sendText("hello", channelId: "general", clientRequestId: "r1"), as: "ada").first(Message.self))
+        try await fixture.client.reactions.add("like", to: .message, targetId: sent.id)
+        let like = Reaction.makeID(targetType: .message, targetId: sent.id, userId: "ada", name: "like")
+        let count = { @Sendable (connection: SQLiteConnection) throws -> Int in
+            try CacheTransactionFree.count(Reaction.self, id: like, in: connection)
+        }
+        #expect(try await fixture.client.store.read(count) == 1)
+
+        // The user takes the reaction back; the server (its clock standing still) never answers,
+        // and the run ends there, as if killed: the reaction is gone from the cache only.
+        server.setLatency(.seconds(1))
+        let removal = Task { try await fixture.client.reactions.remove("like", from: .message, targetId: sent.id) }
+        var left = 1
+        for _ in 0..<2_000 where left > 0 {
+            left = try await fixture.client.store.read(count)
+            await Task.yield()
+        }
+        #expect(left == 0, "the removal shows at once")
+        await fixture.client.store.close()
+        removal.cancel()
+        server.setLatency(.zero)
+
+        let client = try SocialClient(api: server.connection(userId: "ada"), userId: "ada", cache: .file(url))
+        client.startRealtime()
+        var back = 0
+        for _ in 0..<2_000 where back == 0 {
+            back = try await client.store.read(count)
+            await Task.yield()
+        }
+        #expect(back == 1, "the server still has the reaction: the next run brings it back")
+        await client.store.close()
+    }
+
     @Test func aCorruptCacheFileIsRebuilt() async throws {
         let folder = try TemporaryDirectory()
         let url = folder.file("cache.sqlite")

@@ -8,7 +8,8 @@ extension SocialClient {
     ///
     /// Whether the server made the change is unknown, so the server decides: each record is
     /// fetched and its server copy replaces the local one, or, when the server has no such record,
-    /// the local one is removed (the create never arrived). A record created under a local id
+    /// the local one is removed (the create never arrived). A record removed locally (noted in
+    /// ``RemovalJournal``) that the server still has comes back. A record created under a local id
     /// cannot be fetched: it becomes failed (`error`), as when the answer to its create is lost.
     /// Pending messages are the outbox's (it sends them again); records this run is changing are
     /// left alone. Runs once, on the first connection; a record whose fetch fails waits for the
@@ -17,7 +18,8 @@ extension SocialClient {
         guard !interruptedChangesSettled else { return }
         interruptedChangesSettled = true
         Task {
-            var settled = await settle(Message.self, syncState: \.syncState)
+            var settled = await settleRemovals()
+            settled = await settle(Message.self, syncState: \.syncState) && settled
             settled = await settle(Reaction.self, syncState: \.syncState) && settled
             settled = await settle(Post.self, syncState: \.syncState) && settled
             settled = await settle(Comment.self, syncState: \.syncState) && settled
@@ -26,6 +28,42 @@ extension SocialClient {
             settled = await settle(CommunityMember.self, syncState: \.syncState) && settled
             if !settled { interruptedChangesSettled = false }
         }
+    }
+
+    /// Settles the removals an earlier run made locally and never heard the answer to (see
+    /// ``RemovalJournal``): a record the server still has comes back, as when a removal fails.
+    private func settleRemovals() async -> Bool {
+        guard let removals = try? await store.read({ try RemovalJournal.all(in: $0) }) else { return false }
+        var settled = true
+        for removal in removals {
+            guard let kind = SocialRecordKind.allCases.first(where: { $0.table.name == removal.recordTable }) else { continue }
+            settled = await settleRemoval(of: kind.recordType, id: removal.id) && settled
+        }
+        return settled
+    }
+
+    private func settleRemoval<Record: CacheRecord>(of type: Record.Type, id: String) async -> Bool {
+        let table = Record.table.name
+        guard recordsInFlight[Self.inFlightKey(Record.self, id: id)] == nil else { return true }
+        let server: Record?
+        do {
+            server = try await api.fetch(Record.self, id: id)
+        } catch {
+            return false
+        }
+        // This run changes the record again: its own answer decides.
+        guard recordsInFlight[Self.inFlightKey(Record.self, id: id)] == nil else { return true }
+        let change = try? await store.write { [userId, server] transaction -> ChatChange? in
+            try RemovalJournal.clear(table, id: id, in: transaction)
+            // Back meanwhile (added again, or brought by a page or an event): nothing to undo.
+            guard let server, let record = SocialRecord(server), try transaction.record(Record.self, id: id) == nil else {
+                return nil
+            }
+            try record.store(in: transaction, ownerId: userId)
+            return ChatChange(upserts: [record], source: .api)
+        }
+        if let change = change ?? nil { broadcast(change) }
+        return change != nil
     }
 
     /// The key of ``recordsInFlight`` for a record.

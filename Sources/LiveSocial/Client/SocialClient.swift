@@ -208,7 +208,10 @@ public final class SocialClient {
         let previous = try await store.write { transaction -> Record? in
             let previous = try changedID.flatMap { try transaction.record(Record.self, id: $0) }
             if let pending { try transaction.upsert(pending) }
-            if let removingID { try transaction.delete(Record.self, id: removingID) }
+            if let removingID {
+                try transaction.delete(Record.self, id: removingID)
+                try RemovalJournal.note(Record.table.name, id: removingID, in: transaction)
+            }
             return previous
         }
         // The keys of removed records, for the chat collections told below.
@@ -221,6 +224,7 @@ public final class SocialClient {
             try await store.write { [userId] transaction in
                 for record in result.records { try record.store(in: transaction, ownerId: userId) }
                 for key in result.deleted { try key.remove(from: transaction) }
+                if let removingID { try RemovalJournal.clear(Record.table.name, id: removingID, in: transaction) }
                 // A record the server stored under its own id replaces the local one.
                 if let pending, !result.records.contains(where: { $0.id == pending.id }) {
                     try transaction.delete(Record.self, id: pending.id)
@@ -240,6 +244,7 @@ public final class SocialClient {
                 let removal = pending.map { key($0.id) } ?? []
                 let restored = try? await store.write { transaction -> ChatChange in
                     var change = ChatChange(source: .local)
+                    if let removingID { try RemovalJournal.clear(Record.table.name, id: removingID, in: transaction) }
                     if let failed {
                         try transaction.upsert(failed)
                         change.upserts = SocialRecord(failed).map { [$0] } ?? []

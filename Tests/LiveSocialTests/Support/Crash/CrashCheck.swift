@@ -92,11 +92,7 @@ enum CrashCheck {
         // The reactions the runs made or took back: the cache holds what the server holds.
         let played = Set(ledger.reactions.keys)
         let onlyCached = cachedReactions.intersection(played).subtracting(serverReactions).sorted()
-        // A removal cut short by a kill is not undone (DataFlow.md, "Writing"): the cache lacks the
-        // reaction the server still has until a page or an event brings it back.
-        let notCached = serverReactions.intersection(played).subtracting(cachedReactions).sorted().filter { key in
-            ledger.reactions[key].map { !($0.removeIssued && !$0.removeAccepted) } ?? true
-        }
+        let notCached = serverReactions.intersection(played).subtracting(cachedReactions).sorted()
         for key in onlyCached + notCached {
             let reaction = ledger.reactions[key]
             let story = reaction.map {
