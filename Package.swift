@@ -63,7 +63,7 @@ let package = Package(
             dependencies: ["LiveRepository", "LiveData", "CSQLite", "TestSupport", "LiveTestHelper"]),
         .testTarget(
             name: "LiveSocialTests",
-            dependencies: ["LiveSocial", "LiveSocialServer", "LiveRepository", "LiveData", "TestSupport"]),
+            dependencies: ["LiveSocial", "LiveSocialServer", "LiveRepository", "LiveData", "TestSupport", "LiveTestHelper"]),
         .testTarget(
             name: "LiveSocialServerTests",
             dependencies: ["LiveSocialServer", "LiveSocial", "LiveRepository", "TestSupport", "LiveTestHelper"]),

@@ -198,6 +198,18 @@ struct MessageSendingTests {
         #expect(collection.pendingMessages.isEmpty)
     }
 
+    @Test func aSendBeforeRealTimeToldTheConnectionStateGoesToTheServer() async throws {
+        let server = try EmbeddedServer(location: .inMemory, clock: ManualClock(), epoch: 1_700_000_000)
+        try await server.seedDemoData()
+        let client = try SocialClient(
+            api: EventlessAPI(base: server.connection(userId: "ada")), userId: "ada", cache: .inMemory)
+        client.startRealtime()
+        // No connection event yet: the client does not know it is offline, so it asks the server.
+        let sent = try await client.messages.send("before any event", to: "general")
+        #expect(sent.sendingStatus == .succeeded)
+        #expect(!client.isConnected)
+    }
+
     @Test func aSecondSendWhileTheServerIsUnreachableThrowsOfflineToo() async throws {
         // No real-time connection: the client learns the server is unreachable only from requests.
         let fixture = try await ClientFixture(realtime: false)

@@ -165,6 +165,87 @@ struct SocialClientTests {
         await second.store.close()
     }
 
+    @Test func changesAKilledRunLeftSyncingAreSettledByTheServerOnTheFirstConnection() async throws {
+        let folder = try TemporaryDirectory()
+        let url = folder.file("cache.sqlite")
+        let fixture = try await ClientFixture(realtime: false, cache: .file(url))
+        let server = fixture.server
+        let sent = try #require(
+            try await server.perform(.sendText("hello", channelId: "general", clientRequestId: "r1"), as: "ada").first(Message.self))
+        _ = try await server.perform(.addReaction(targetType: .message, targetId: sent.id, name: "like"), as: "ada")
+        // What a run killed while three mutations waited for the server leaves: its local changes,
+        // syncing. The server got the reaction "like" (its answer was lost), not the edit, nor "love".
+        let like = Reaction.makeID(targetType: .message, targetId: sent.id, userId: "ada", name: "like")
+        let love = Reaction.makeID(targetType: .message, targetId: sent.id, userId: "ada", name: "love")
+        var edited = sent
+        edited.text = "never reached the server"
+        edited.syncState = .syncing
+        try await fixture.client.store.write { [edited] transaction in
+            try transaction.upsert(edited)
+            for (id, name) in [(like, "like"), (love, "love")] {
+                try transaction.upsert(Reaction(
+                    id: id, targetType: .message, targetId: sent.id, userId: "ada", name: name, createdAt: 1, syncState: .syncing))
+            }
+        }
+        await fixture.client.store.close()
+
+        let client = try SocialClient(api: server.connection(userId: "ada"), userId: "ada", cache: .file(url))
+        client.startRealtime()
+        let read = { @Sendable (connection: SQLiteConnection) throws -> [String] in
+            try connection.query(
+                "SELECT 'message ' || text || ' ' || syncState FROM messages WHERE id = ? UNION ALL SELECT 'reaction ' || name || ' ' || syncState FROM reactions WHERE targetId = ? ORDER BY 1",
+                [.text(sent.id), .text(sent.id)]) { $0.string(0) }
+        }
+        let settled = ["message hello synced", "reaction like synced"]
+        var rows: [String] = []
+        for _ in 0..<2_000 {
+            rows = try await client.store.read(read)
+            if rows == settled { break }
+            await Task.yield()
+        }
+        #expect(rows == settled, "the server's copies replace the local ones; a reaction the server lacks is removed")
+        await client.store.close()
+    }
+
+    @Test func aRemovalAKilledRunLeftUnansweredIsUndoneWhenTheServerStillHasTheRecord() async throws {
+        let folder = try TemporaryDirectory()
+        let url = folder.file("cache.sqlite")
+        let fixture = try await ClientFixture(realtime: false, cache: .file(url))
+        let server = fixture.server
+        let sent = try #require(
+            try await server.perform(.sendText("hello", channelId: "general", clientRequestId: "r1"), as: "ada").first(Message.self))
+        try await fixture.client.reactions.add("like", to: .message, targetId: sent.id)
+        let like = Reaction.makeID(targetType: .message, targetId: sent.id, userId: "ada", name: "like")
+        let count = { @Sendable (connection: SQLiteConnection) throws -> Int in
+            try CacheTransactionFree.count(Reaction.self, id: like, in: connection)
+        }
+        #expect(try await fixture.client.store.read(count) == 1)
+
+        // The user takes the reaction back; the server (its clock standing still) never answers,
+        // and the run ends there, as if killed: the reaction is gone from the cache only.
+        server.setLatency(.seconds(1))
+        let removal = Task { try await fixture.client.reactions.remove("like", from: .message, targetId: sent.id) }
+        var left = 1
+        for _ in 0..<2_000 where left > 0 {
+            left = try await fixture.client.store.read(count)
+            await Task.yield()
+        }
+        #expect(left == 0, "the removal shows at once")
+        await fixture.client.store.close()
+        removal.cancel()
+        server.setLatency(.zero)
+
+        let client = try SocialClient(api: server.connection(userId: "ada"), userId: "ada", cache: .file(url))
+        client.startRealtime()
+        var back = 0
+        for _ in 0..<2_000 where back == 0 {
+            back = try await client.store.read(count)
+            await Task.yield()
+        }
+        #expect(back == 1, "the server still has the reaction: the next run brings it back")
+        await client.store.close()
+    }
+
     @Test func aCorruptCacheFileIsRebuilt() async throws {
         let folder = try TemporaryDirectory()
         let url = folder.file("cache.sqlite")

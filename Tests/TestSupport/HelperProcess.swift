@@ -47,6 +47,15 @@ public final class HelperProcess: @unchecked Sendable {
         if process.isRunning { process.terminate() }
     }
 
+    /// The process's id.
+    public var processIdentifier: Int32 { process.processIdentifier }
+
+    /// Kills the process at once with `SIGKILL`, as a crash would: it finishes nothing. What it
+    /// printed before stays readable; ``exitStatus()`` then returns the signal's number.
+    public func kill() {
+        if process.isRunning { sendKill(to: process.processIdentifier) }
+    }
+
     /// Writes `line` and a newline to the process's standard input.
     public func send(_ line: String) {
         input.fileHandleForWriting.write(Data((line + "\n").utf8))
@@ -159,4 +168,9 @@ public final class HelperProcess: @unchecked Sendable {
         lock.unlock()
         waiter?.resume()
     }
+}
+
+/// `kill(2)` with `SIGKILL`, out of ``HelperProcess``, whose method of that name hides it.
+private func sendKill(to processIdentifier: Int32) {
+    _ = kill(processIdentifier, SIGKILL)
 }

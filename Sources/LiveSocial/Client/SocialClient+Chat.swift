@@ -45,10 +45,12 @@ extension SocialClient {
         for listener in chatListeners.compactMap(\.listener) { listener.clientDidCommit(change) }
     }
 
-    /// Tells the chat listeners and the outbox that the connection went up or down.
+    /// Tells the chat listeners and the outbox that the connection went up or down; on the first
+    /// connection, settles the changes an earlier run left unfinished.
     func connectionDidChange(connected: Bool) {
         let listeners = chatListeners.compactMap(\.listener)
         if connected {
+            settleInterruptedChanges()
             if autoResendMessages { outbox.resume() }
             for listener in listeners { listener.clientDidConnect() }
         } else {

@@ -33,6 +33,8 @@ public final class SocialClient {
     /// false, such messages become failed at once and wait for ``MessageRepository/resend(_:)``.
     public var autoResendMessages = true
     private var realtimeTask: Task<Void, Never>?
+    /// Whether real time told the connection state since it started.
+    private var knowsConnectionState = false
     /// Chat collections to tell about committed changes, held weakly.
     var chatListeners: [WeakChatListener] = []
     /// The queue that sends the user's messages one at a time; made on first use.
@@ -41,6 +43,11 @@ public final class SocialClient {
     /// The real-time event of the server's copy can arrive before the mutation's answer: it
     /// replaces the local copy in the same write, so both are never shown together.
     private var pendingCreates: [String: any CacheRecord] = [:]
+    /// How many of this run's mutations hold each record `syncing`, by table and id: settling the
+    /// changes an earlier run left unfinished leaves these alone.
+    var recordsInFlight: [String: Int] = [:]
+    /// Whether the changes an earlier run left unfinished are settled (or being settled).
+    var interruptedChangesSettled = false
 
     /// Creates a client over a cache, creating or migrating it, and rebuilding it if damaged
     /// (see `LiveStore.recovery`).
@@ -92,6 +99,7 @@ public final class SocialClient {
     /// collection that shows a changed record updates. Calling it again does nothing.
     public func startRealtime() {
         guard realtimeTask == nil else { return }
+        knowsConnectionState = false
         let stream = api.events()
         realtimeTask = Task { [weak self] in
             for await event in stream {
@@ -108,8 +116,8 @@ public final class SocialClient {
     }
 
     /// Whether the client knows the connection is down: real time is running and its last
-    /// connection event was ``SocialEvent/disconnected``.
-    var isKnownOffline: Bool { realtimeTask != nil && !isConnected }
+    /// connection event was ``SocialEvent/disconnected``. Before the first one, it does not know.
+    var isKnownOffline: Bool { realtimeTask != nil && knowsConnectionState && !isConnected }
 
     /// Applies one real-time event to the cache (batched with the others waiting).
     public func apply(_ event: SocialEvent) {
@@ -126,6 +134,7 @@ public final class SocialClient {
         case .deleted(let key, _):
             change.removals = [key]
         case .connected, .disconnected:
+            knowsConnectionState = true
             let connected = event == .connected
             guard connected != isConnected else { return }
             isConnected = connected
@@ -188,10 +197,21 @@ public final class SocialClient {
         // The record as it was, read in the same transaction that changes it: what a failure
         // restores.
         let changedID = pending?.id ?? removingID
+        let inFlight = changedID.map { Self.inFlightKey(Record.self, id: $0) }
+        if let inFlight { recordsInFlight[inFlight, default: 0] += 1 }
+        defer {
+            if let inFlight {
+                recordsInFlight[inFlight, default: 1] -= 1
+                if recordsInFlight[inFlight] == 0 { recordsInFlight[inFlight] = nil }
+            }
+        }
         let previous = try await store.write { transaction -> Record? in
             let previous = try changedID.flatMap { try transaction.record(Record.self, id: $0) }
             if let pending { try transaction.upsert(pending) }
-            if let removingID { try transaction.delete(Record.self, id: removingID) }
+            if let removingID {
+                try transaction.delete(Record.self, id: removingID)
+                try RemovalJournal.note(Record.table.name, id: removingID, in: transaction)
+            }
             return previous
         }
         // The keys of removed records, for the chat collections told below.
@@ -204,6 +224,7 @@ public final class SocialClient {
             try await store.write { [userId] transaction in
                 for record in result.records { try record.store(in: transaction, ownerId: userId) }
                 for key in result.deleted { try key.remove(from: transaction) }
+                if let removingID { try RemovalJournal.clear(Record.table.name, id: removingID, in: transaction) }
                 // A record the server stored under its own id replaces the local one.
                 if let pending, !result.records.contains(where: { $0.id == pending.id }) {
                     try transaction.delete(Record.self, id: pending.id)
@@ -223,6 +244,7 @@ public final class SocialClient {
                 let removal = pending.map { key($0.id) } ?? []
                 let restored = try? await store.write { transaction -> ChatChange in
                     var change = ChatChange(source: .local)
+                    if let removingID { try RemovalJournal.clear(Record.table.name, id: removingID, in: transaction) }
                     if let failed {
                         try transaction.upsert(failed)
                         change.upserts = SocialRecord(failed).map { [$0] } ?? []
@@ -244,5 +266,5 @@ public final class SocialClient {
     /// A new local id for a record the server has not seen yet.
     func localID() -> String { Self.localIDPrefix + UUID().uuidString.lowercased() }
 
-    private static let localIDPrefix = "local-"
+    static let localIDPrefix = "local-"
 }
