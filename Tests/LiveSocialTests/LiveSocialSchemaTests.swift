@@ -21,7 +21,7 @@ struct LiveSocialSchemaTests {
             #expect(try connection.userVersion() == 1)
         }
         let connection = try SQLiteConnection(location: .file(url))
-        #expect(try SQLiteMigrator(LiveSocialSchema.migrations).migrate(connection) == [2])
+        #expect(try SQLiteMigrator(LiveSocialSchema.migrations).migrate(connection) == [2, 3])
         let message = try #require(try Message.read(id: "m1", from: connection))
         #expect(message.text == "from v1")
         #expect(message.metaArrays.isEmpty && message.reactions.isEmpty)
@@ -34,7 +34,7 @@ struct LiveSocialSchemaTests {
 
     @Test func aNewCacheHasTheLatestSchema() throws {
         let connection = try SQLiteConnection(location: .inMemory)
-        #expect(try SQLiteMigrator(LiveSocialSchema.migrations).migrate(connection) == [1, 2])
+        #expect(try SQLiteMigrator(LiveSocialSchema.migrations).migrate(connection) == [1, 2, 3])
         var message = Message(id: "m", clientRequestId: "m", channelId: "c", userId: "u", text: "t", createdAt: 1, updatedAt: 1,
                               metaArrays: ["k": ["v"]], reactions: [MessageReaction(key: "like", userIds: ["u"])])
         message.syncState = .syncing

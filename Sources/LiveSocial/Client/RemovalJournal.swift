@@ -5,32 +5,24 @@ import LiveRepository
 /// `SocialClient.settleInterruptedChanges()`). A removal leaves no record behind to mark
 /// `syncing`, so without this nobody would know to ask the server.
 ///
-/// The table belongs to the client, not to the records' schema: it is made on first use.
+/// The table is made by ``LiveSocialSchema``'s version 3.
 enum RemovalJournal {
     static let table = "social_removals_in_flight"
 
     /// Notes that the record `id` of `recordTable` was removed locally and the server was not told yet.
     static func note(_ recordTable: String, id: String, in transaction: CacheTransaction) throws {
         try transaction.connection.execute(
-            "CREATE TABLE IF NOT EXISTS \(table) (recordTable TEXT NOT NULL, id TEXT NOT NULL, PRIMARY KEY (recordTable, id))")
-        try transaction.connection.execute(
             "INSERT OR IGNORE INTO \(table) (recordTable, id) VALUES (?, ?)", [.text(recordTable), .text(id)])
     }
 
     /// Forgets the removal: the server answered, or the next run settled it.
     static func clear(_ recordTable: String, id: String, in transaction: CacheTransaction) throws {
-        guard try exists(in: transaction.connection) else { return }
         try transaction.connection.execute(
             "DELETE FROM \(table) WHERE recordTable = ? AND id = ?", [.text(recordTable), .text(id)])
     }
 
     /// Every removal noted and not cleared, as table name and id.
     static func all(in connection: SQLiteConnection) throws -> [(recordTable: String, id: String)] {
-        guard try exists(in: connection) else { return [] }
-        return try connection.query("SELECT recordTable, id FROM \(table)") { ($0.string(0), $0.string(1)) }
-    }
-
-    private static func exists(in connection: SQLiteConnection) throws -> Bool {
-        try connection.queryFirst("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", [.text(table)]) { _ in true } ?? false
+        try connection.query("SELECT recordTable, id FROM \(table)") { ($0.string(0), $0.string(1)) }
     }
 }

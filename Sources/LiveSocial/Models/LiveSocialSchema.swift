@@ -28,6 +28,13 @@ public enum LiveSocialSchema {
                 ALTER TABLE messages ADD COLUMN reactions TEXT NOT NULL DEFAULT '[]';
                 CREATE INDEX messages_unsynced ON messages (userId, channelId) WHERE syncState <> 'synced';
                 """),
+        SQLiteMigration(
+            version: 3,
+            name: "add the journal of removals in flight",
+            sql: """
+                CREATE TABLE social_removals_in_flight (
+                    recordTable TEXT NOT NULL, id TEXT NOT NULL, PRIMARY KEY (recordTable, id));
+                """),
     ]
 
     /// Columns added by a later version, by table: version 1 creates the tables without them,
