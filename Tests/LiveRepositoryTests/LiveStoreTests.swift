@@ -212,6 +212,30 @@ import Testing
         _ = token
     }
 
+    @Test func aFileInAFormatThisSQLiteCannotReadIsRebuilt() async throws {
+        let directory = try TemporaryDirectory()
+        let url = directory.file("cache.sqlite")
+        do {
+            let store = try LiveStore(location: .file(url), migrations: Note.migrations, externalChanges: .off)
+            try await store.write { try $0.upsert(Note(id: "old", rank: 1)) }
+            _ = try await store.read { try $0.query("PRAGMA wal_checkpoint(TRUNCATE)") { $0.int(0) } }
+            await store.close()
+        }
+        // The header's schema format number (bytes 44-47, 1 to 4 today) from a future SQLite, or
+        // damaged: SQLite says "unsupported file format" (SQLITE_ERROR, not a corruption code).
+        let handle = try FileHandle(forWritingTo: url)
+        try handle.seek(toOffset: 44)
+        try handle.write(contentsOf: Data([0, 0, 0, 9]))
+        try handle.close()
+        let store = try LiveStore(location: .file(url), migrations: Note.migrations)
+        let recovery = try #require(store.recovery)
+        #expect("\(recovery.error)".contains("unsupported file format"))
+        #expect("\(recovery.error)".contains(url.path))
+        #expect(FileManager.default.fileExists(atPath: recovery.movedTo.path))
+        try await store.write { try $0.upsert(Note(id: "a", rank: 1)) }
+        #expect(try await noteIDs(in: store) == ["a"])
+    }
+
     @Test func aDatabaseFromANewerSchemaIsRebuilt() async throws {
         let directory = try TemporaryDirectory()
         let url = directory.file("cache.sqlite")

@@ -73,8 +73,8 @@ public final class LiveStore: @unchecked Sendable {
 
     /// Opens the cache at `location`, creating it and running `migrations` as needed.
     ///
-    /// A file that is corrupt, is not a database, or has a newer schema is moved aside and
-    /// replaced by a new one; ``recovery`` says so.
+    /// A file that is corrupt, is not a database, is in a file format this SQLite cannot read, or
+    /// has a newer schema is moved aside and replaced by a new one; ``recovery`` says so.
     ///
     /// A file cache also holds the store's change log (the table `live_store_changes`, made
     /// outside your migrations), through which stores on the same file in other connections and
@@ -343,7 +343,7 @@ public final class LiveStore: @unchecked Sendable {
 
     static func isRecoverable(_ error: any Error) -> Bool {
         switch error {
-        case let error as SQLiteError: error.isCorruption
+        case let error as SQLiteError: error.isCorruption || error.isUnsupportedFileFormat
         case SQLiteMigrator.Failure.databaseIsNewer: true
         case SQLiteMigrator.Failure.migrationFailed(_, _, let underlying): isRecoverable(underlying)
         default: false

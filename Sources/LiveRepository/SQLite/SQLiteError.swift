@@ -32,6 +32,11 @@ public struct SQLiteError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Whether the database file is damaged or is not a database at all.
     public var isCorruption: Bool { code == SQLITE_CORRUPT || code == SQLITE_NOTADB }
 
+    /// Whether the file is in a format this SQLite cannot read: its header names a schema format
+    /// or file format version it does not know, as a newer SQLite or a damaged header leaves it.
+    /// SQLite reports it as a plain `SQLITE_ERROR` with the message "unsupported file format".
+    var isUnsupportedFileFormat: Bool { code == SQLITE_ERROR && message.hasPrefix("unsupported file format") }
+
     /// Whether a constraint (unique, not null, foreign key, check) refused the change.
     public var isConstraintViolation: Bool { code == SQLITE_CONSTRAINT }
 
