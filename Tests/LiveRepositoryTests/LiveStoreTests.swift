@@ -236,6 +236,29 @@ import Testing
         #expect(try await noteIDs(in: store) == ["a"])
     }
 
+    @Test func damageFoundWhileRunningInAReadOnlyFolderIsReportedUntilItCanBeMovedAside() async throws {
+        let directory = try TemporaryDirectory()
+        let url = directory.file("cache.sqlite")
+        let store = try LiveStore(location: .file(url), migrations: Note.migrations, externalChanges: .off)
+        try await CacheDamage.fillThenOverwriteTheMiddle(of: store, at: url)
+        let locks = ReadOnlyPaths()
+        defer { locks.unlock() }
+        try locks.lock(directory.url)
+        // The store cannot move the file: each call says the file is damaged, and which file.
+        for _ in 1...2 {
+            let error = await #expect(throws: SQLiteError.self) { try await noteIDs(in: store) }
+            #expect(error?.isCorruption == true)
+            #expect(error?.path == url.path)
+        }
+        #expect(store.latestRecovery == nil)
+        // Once the folder is writable, the next call that meets the damage recovers.
+        locks.unlock()
+        await #expect(throws: SQLiteError.self) { try await noteIDs(in: store) }
+        #expect(store.latestRecovery != nil)
+        try await store.write { try $0.upsert(Note(id: "a", rank: 1)) }
+        #expect(try await noteIDs(in: store) == ["a"])
+    }
+
     @Test func aDatabaseFromANewerSchemaIsRebuilt() async throws {
         let directory = try TemporaryDirectory()
         let url = directory.file("cache.sqlite")

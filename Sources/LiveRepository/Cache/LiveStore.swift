@@ -370,8 +370,16 @@ public final class LiveStore: @unchecked Sendable {
     func recoverIfDamaged(_ error: any Error) -> StoreChange? {
         guard case .file(let url) = location, Self.isRecoverable(error) else { return nil }
         connection.close()
+        let movedTo: URL
         do {
-            let movedTo = try Self.moveAside(url)
+            movedTo = try Self.moveAside(url)
+        } catch {
+            // The file cannot be moved (a read-only folder): use it again, so that later calls
+            // report the damage, naming the file, and recover once it can be moved.
+            if let reopened = try? SQLiteConnection(location: location) { connection = reopened }
+            return nil
+        }
+        do {
             connection = try Self.open(location, migrator: migrator)
             lock.withLock { lastRecovery = CacheRecovery(error: error, movedTo: movedTo) }
         } catch {
