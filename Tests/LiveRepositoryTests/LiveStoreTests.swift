@@ -236,6 +236,28 @@ import Testing
         #expect(try await noteIDs(in: store) == ["a"])
     }
 
+    @Test func aDamagedFileThatCannotBeMovedAsideFailsTheOpenNamingTheFileAndBothCauses() async throws {
+        let directory = try TemporaryDirectory()
+        let url = directory.file("cache.sqlite")
+        try Data((0..<8192).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }).write(to: url)
+        let locks = ReadOnlyPaths()
+        defer { locks.unlock() }
+        try locks.lock(directory.url)
+        let failure = #expect(throws: CacheRecoveryFailure.self) {
+            try LiveStore(location: .file(url), migrations: Note.migrations)
+        }
+        #expect(failure?.file == url)
+        #expect((failure?.damage as? SQLiteError)?.isCorruption == true)
+        #expect(failure?.description.contains(url.path) == true)
+        #expect(failure?.description.contains("not a database") == true)
+        // Once the folder is writable, opening moves the file aside as usual.
+        locks.unlock()
+        let store = try LiveStore(location: .file(url), migrations: Note.migrations)
+        #expect(store.recovery != nil)
+        try await store.write { try $0.upsert(Note(id: "a", rank: 1)) }
+        #expect(try await noteIDs(in: store) == ["a"])
+    }
+
     @Test func damageFoundWhileRunningInAReadOnlyFolderIsReportedUntilItCanBeMovedAside() async throws {
         let directory = try TemporaryDirectory()
         let url = directory.file("cache.sqlite")

@@ -82,7 +82,8 @@ public final class LiveStore: @unchecked Sendable {
     /// looks for their commits; see <doc:SharingACacheFile>. A cache in memory ignores it.
     ///
     /// - Throws: ``SQLiteError`` or ``SQLiteMigrator/Failure`` when even a new cache cannot be
-    ///   made (a folder that cannot be written, a migration with a bug).
+    ///   made (a folder that cannot be written, a migration with a bug);
+    ///   ``CacheRecoveryFailure`` when the file is damaged and cannot be moved aside.
     public init(
         location: SQLiteConnection.Location, migrations: [SQLiteMigration],
         externalChanges: ExternalChangeDetection = .default
@@ -95,7 +96,12 @@ public final class LiveStore: @unchecked Sendable {
             recovery = nil
         } catch {
             guard case .file(let url) = location, Self.isRecoverable(error) else { throw error }
-            let movedTo = try Self.moveAside(url)
+            let movedTo: URL
+            do {
+                movedTo = try Self.moveAside(url)
+            } catch let cause {
+                throw CacheRecoveryFailure(file: url, damage: error, cause: cause)
+            }
             connection = try Self.open(location, migrator: migrator)
             recovery = CacheRecovery(error: error, movedTo: movedTo)
         }
