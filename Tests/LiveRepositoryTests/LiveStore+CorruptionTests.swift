@@ -16,7 +16,8 @@ import Testing
 @MainActor
 @Suite(.serialized, .timeLimit(.minutes(60)))
 struct LiveStoreCorruptionTests {
-    static let runs = RandomRuns(seedVariable: "LIVEDATA_CORRUPTION_SEED", filter: "LiveStoreCorruptionTests", quickSeeds: 17)
+    static let runs = RandomRuns(seedVariable: "LIVEDATA_CORRUPTION_SEED", filter: "LiveStoreCorruptionTests",
+                                  quickSeeds: DamageCase.Variant.all.count)
 
     @Test func randomDamageIsRecoveredOrReportedWithTheFileAndTheCause() async throws {
         let runs = Self.runs
@@ -59,6 +60,7 @@ struct LiveStoreCorruptionTests {
             "truncations": played["truncate"] ?? 0, "garbage pages": played["garbage"] ?? 0,
             "lost WALs": played["walLost"] ?? 0, "read-only": played["readOnly"] ?? 0,
             "full disks": played["diskFull"] ?? 0, "capped files": played["injectedFull"] ?? 0,
+            "damaged in a read-only folder": played["damagedReadOnly"] ?? 0,
             "recovered at open": outcomes[.recoveredAtOpen] ?? 0,
             "recovered while running": outcomes[.recoveredWhileRunning] ?? 0,
             "thrown at open": outcomes[.thrownAtOpen] ?? 0, "thrown on use": outcomes[.thrownOnUse] ?? 0,

@@ -16,6 +16,9 @@ struct DamageCase: CustomStringConvertible {
         case readOnly(folder: Bool)
         case diskFull(atOpen: Bool)
         case injectedFull
+        /// Damage in a folder that is read-only, so the file cannot be moved aside: found at
+        /// open (the schema page) or while running (a table page).
+        case damagedInReadOnlyFolder(atOpen: Bool)
 
         /// Where a truncation cuts.
         enum Cut: String, CaseIterable { case toZero, insideHeader, midPage, atPageBoundary }
@@ -24,7 +27,8 @@ struct DamageCase: CustomStringConvertible {
             Cut.allCases.map(Variant.truncate) + CacheDamage.PageRole.allCases.map(Variant.garbage)
             + [.walLost(keepingSharedMemory: false), .walLost(keepingSharedMemory: true),
                .readOnly(folder: false), .readOnly(folder: true),
-               .diskFull(atOpen: false), .diskFull(atOpen: true), .injectedFull]
+               .diskFull(atOpen: false), .diskFull(atOpen: true), .injectedFull,
+               .damagedInReadOnlyFolder(atOpen: true), .damagedInReadOnlyFolder(atOpen: false)]
 
         /// The kind, for the summary's counts.
         var kind: String {
@@ -35,6 +39,7 @@ struct DamageCase: CustomStringConvertible {
             case .readOnly: "readOnly"
             case .diskFull: "diskFull"
             case .injectedFull: "injectedFull"
+            case .damagedInReadOnlyFolder: "damagedReadOnly"
             }
         }
 
@@ -46,6 +51,7 @@ struct DamageCase: CustomStringConvertible {
             case .readOnly(let folder): "readOnly(\(folder ? "file and folder" : "file"))"
             case .diskFull(let atOpen): "diskFull(\(atOpen ? "full before opening" : "fills while writing"))"
             case .injectedFull: "injectedFull(PRAGMA max_page_count)"
+            case .damagedInReadOnlyFolder(let atOpen): "damagedInReadOnlyFolder(\(atOpen ? "schema page" : "table page"))"
             }
         }
     }

@@ -1,0 +1,94 @@
+import Foundation
+import TestSupport
+@testable import LiveRepository
+
+/// Damage the store cannot move aside, because its folder is read-only: it must say so (an
+/// error naming the file and the cause, never a dead store whose every call says only "closed"),
+/// and recover once the folder is writable again.
+extension DamagedStoreCheck {
+    mutating func playDamagedInReadOnlyFolder(atOpen: Bool) async throws {
+        let directory = try TemporaryDirectory()
+        let folder = directory.url.appendingPathComponent("cache", isDirectory: true)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let url = folder.appendingPathComponent("cache.sqlite")
+        try await build(at: url, notes: damage.notes)
+        let bytes = try Data(contentsOf: url)
+        let pageSize = CacheDamage.pageSize(of: bytes)
+        let tablePages = CacheDamage.pageRoles(of: bytes).filter { $0.key > 1 && $0.value == .table }.map(\.key).sorted()
+        let page = atOpen || tablePages.isEmpty ? 1 : damage.random.pick(tablePages)
+        let offset = (page - 1) * pageSize + (page == 1 ? 100 : 0)
+        try CacheDamage.overwrite(url, at: offset, count: pageSize - (page == 1 ? 100 : 0), with: &damage.random)
+        damage.parameters.append("garbage over page \(page)")
+        let locks = ReadOnlyPaths()
+        defer { locks.unlock() }
+        do { try locks.lock(folder) } catch {
+            outcome = .skipped
+            step("skipped: \(error)")
+            return
+        }
+        step("built \(damage.notes.count) notes, garbage over page \(page), folder made read-only")
+        let store: LiveStore
+        do {
+            store = try LiveStore(location: .file(url), migrations: Note.migrations, externalChanges: .off)
+        } catch {
+            step("opening threw: \(error)")
+            outcome = .thrownAtOpen
+            expectNamed(error, file: url, during: "opening a damaged file in a read-only folder")
+            if !"\(error)".contains("malformed") && !"\(error)".contains("not a database") {
+                fail("opening a damaged file in a read-only folder", expected: "the damage as the cause", actual: "\(error)")
+            }
+            locks.unlock()
+            try await expectRecoversOnceWritable(url)
+            return
+        }
+        defer { withExtendedLifetime(store) {} }
+        step("opened, recovery: \(store.recovery.map { "\($0)" } ?? "none")")
+        // Reads and writes fail with the damage, named, as long as the file cannot be moved.
+        for call in ["a read", "a write", "another read"] {
+            do {
+                if call == "a write" {
+                    try await store.write { try $0.upsert(contentsOf: Note.numbered(300)) }
+                } else {
+                    _ = try await store.read { try $0.query(Self.allNotes) { $0.string(0) } }
+                }
+                step("\(call) succeeded")
+            } catch {
+                step("\(call) threw: \(error)")
+                outcome = .thrownOnUse
+                expectNamed(error, file: url, during: call + " of a damaged file in a read-only folder")
+                if (error as? SQLiteError) == .closed {
+                    fail(call + " after a recovery that could not move the file", expected: "the damage, named", actual: "\(error)")
+                }
+            }
+        }
+        // Once the folder is writable, the next call that meets the damage recovers.
+        locks.unlock()
+        for attempt in 1...2 {
+            do {
+                let rows = try await store.read { try $0.query(Self.allNotes) { $0.string(0) } }
+                step("read \(rows.count) notes after the folder became writable")
+                break
+            } catch {
+                step("read \(attempt) after the folder became writable threw: \(error)")
+                if attempt == 2 { fail("a store whose folder became writable", expected: "it recovers", actual: "\(error)") }
+            }
+        }
+        if store.latestRecovery != nil { outcome = .recoveredWhileRunning }
+        do {
+            try await store.write { try $0.upsert(Note(id: "probe", rank: 1)) }
+        } catch {
+            fail("a write once the folder is writable", expected: "it commits", actual: "\(error)")
+        }
+        await store.close()
+    }
+
+    /// Opens the file again once it can be moved aside: the store recovers and works.
+    private mutating func expectRecoversOnceWritable(_ url: URL) async throws {
+        let store = try LiveStore(location: .file(url), migrations: Note.migrations, externalChanges: .off)
+        if store.recovery == nil { fail("reopening the damaged file in a writable folder", expected: "a recovery", actual: "none") }
+        do { try await store.write { try $0.upsert(Note(id: "probe", rank: 1)) } } catch {
+            fail("a write after the recovery", expected: "it commits", actual: "\(error)")
+        }
+        await store.close()
+    }
+}
