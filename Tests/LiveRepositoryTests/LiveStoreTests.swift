@@ -281,6 +281,28 @@ import Testing
         #expect(try await noteIDs(in: store) == ["a"])
     }
 
+    @Test func damageToTheChangeLogsPagesFoundWhenOpeningIsRecoveredToo() async throws {
+        let directory = try TemporaryDirectory()
+        let url = directory.file("cache.sqlite")
+        do {
+            let store = try LiveStore(location: .file(url), migrations: Note.migrations, externalChanges: .off)
+            try await store.write { try $0.upsert(contentsOf: Note.numbered(50)) }
+            _ = try await store.read { try $0.query("PRAGMA wal_checkpoint(TRUNCATE)") { $0.int(0) } }
+            await store.close()
+        }
+        // Garbage over the page of `sqlite_sequence`, which the store reads for its change log
+        // after the migrations.
+        let root = PlainSQLite.readCopy(of: url, "SELECT rootpage FROM sqlite_schema WHERE name = 'sqlite_sequence'")
+        let page = try #require(root.rows?.first?.first.flatMap { Int($0) })
+        var random = SeededRandom(seed: 48)
+        try CacheDamage.overwrite(url, at: (page - 1) * 4096, count: 4096, with: &random)
+        let store = try LiveStore(location: .file(url), migrations: Note.migrations)
+        let recovery = try #require(store.recovery)
+        #expect((recovery.error as? SQLiteError)?.isCorruption == true)
+        try await store.write { try $0.upsert(Note(id: "a", rank: 1)) }
+        #expect(try await noteIDs(in: store) == ["a"])
+    }
+
     @Test func aDatabaseFromANewerSchemaIsRebuilt() async throws {
         let directory = try TemporaryDirectory()
         let url = directory.file("cache.sqlite")

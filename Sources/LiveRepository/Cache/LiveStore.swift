@@ -92,7 +92,7 @@ public final class LiveStore: @unchecked Sendable {
         self.migrator = SQLiteMigrator(migrations)
         self.externalChanges = externalChanges
         do {
-            connection = try Self.open(location, migrator: migrator)
+            (connection, changeLog) = try Self.openWithLog(location, migrator: migrator)
             recovery = nil
         } catch {
             guard case .file(let url) = location, Self.isRecoverable(error) else { throw error }
@@ -102,17 +102,15 @@ public final class LiveStore: @unchecked Sendable {
             } catch let cause {
                 throw CacheRecoveryFailure(file: url, damage: error, cause: cause)
             }
-            connection = try Self.open(location, migrator: migrator)
+            (connection, changeLog) = try Self.openWithLog(location, migrator: migrator)
             recovery = CacheRecovery(error: error, movedTo: movedTo)
         }
         lastRecovery = recovery
         // Without a reader (it could not open), reads wait for the queue as in memory.
         if case .file(let url) = location {
             reader = try? StoreReader(url: url)
-            changeLog = try StoreChangeLog(connection: connection)
         } else {
             reader = nil
-            changeLog = nil
         }
         watcher = startWatching()
     }
@@ -345,6 +343,22 @@ public final class LiveStore: @unchecked Sendable {
         try migrator.migrate(connection)
         if case .file = location { try StoreChangeLog.create(on: connection) }
         return connection
+    }
+
+    /// Opens the cache and, for a file, starts reading its change log: the log's first read
+    /// (its table and `sqlite_sequence`) may be what finds a damaged file, which is then
+    /// recovered like any damage found when opening.
+    private static func openWithLog(
+        _ location: SQLiteConnection.Location, migrator: SQLiteMigrator
+    ) throws -> (SQLiteConnection, StoreChangeLog?) {
+        let connection = try open(location, migrator: migrator)
+        guard case .file = location else { return (connection, nil) }
+        do {
+            return (connection, try StoreChangeLog(connection: connection))
+        } catch {
+            connection.close()
+            throw error
+        }
     }
 
     static func isRecoverable(_ error: any Error) -> Bool {
