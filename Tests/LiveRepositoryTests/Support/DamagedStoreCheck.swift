@@ -185,7 +185,7 @@ struct DamagedStoreCheck {
         let object = LiveObject<Note>(store: store, id: served.id) { served }
         let log = Deliveries<(Note?, String?)>()
         let token = object.observeOnce(.fresh) { object, error in log.record((object.snapshot, error.map { "\($0)" })) }
-        if let (snapshot, error) = try? await Self.withTimeout({ try await log.next() }) {
+        if let (snapshot, error) = try? await withTimeout({ try await log.next() }) {
             step("live object: \(snapshot.map { $0.body } ?? "nil"), error \(error ?? "none")")
             if error == nil, snapshot != served {
                 fail("the live object", expected: "the server's note", actual: "\(String(describing: snapshot))")
@@ -235,21 +235,5 @@ struct DamagedStoreCheck {
 
     static func rows(_ notes: [Note]) -> [[String]] {
         notes.sorted { $0.id < $1.id }.map { [$0.id, $0.folder, "\($0.rank)", $0.body] }
-    }
-
-    /// Runs `body`, failing after `seconds` (a bound that only fails the test, never orders it).
-    static func withTimeout<T: Sendable>(
-        seconds: Int = 20, _ body: @escaping @MainActor @Sendable () async throws -> T
-    ) async throws -> T {
-        try await withThrowingTaskGroup(of: T.self) { group in
-            group.addTask { try await body() }
-            group.addTask {
-                try await Task.sleep(for: .seconds(seconds))
-                throw CancellationError()
-            }
-            defer { group.cancelAll() }
-            guard let first = try await group.next() else { throw CancellationError() }
-            return first
-        }
     }
 }
