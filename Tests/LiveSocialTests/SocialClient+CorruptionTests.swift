@@ -50,4 +50,58 @@ struct SocialClientCorruptionTests {
         for damage in CacheFileDamage.allCases { #expect(counts[damage.rawValue] >= 1, "\(damage) never played") }
         #expect(counts["recoveredAtOpen"] >= 1)
     }
+
+    @Test func pendingMessagesInADamagedCacheAreLostWithItAndTheRecoverySaysSo() async throws {
+        let directory = try TemporaryDirectory()
+        let (serverURL, cacheURL) = try ClientDamageRun.folders(in: directory)
+        let server = try EmbeddedServer(location: .file(serverURL), clock: ManualClock(), epoch: 1_700_000_000, watchInterval: nil)
+        _ = try await server.seedDemoData()
+        let stamps = Stamps()
+        // A message written while offline stays pending in the cache.
+        var requestId = ""
+        do {
+            let client = try SocialClient(api: server.connection(userId: "ada"), userId: "ada", cache: .file(cacheURL),
+                                          now: { stamps.next() })
+            client.startRealtime()
+            try await ClientDamageRun.loadFresh(client, from: server)
+            server.disconnect()
+            await #expect(throws: SocialAPIError.offline) { try await client.messages.send("written before the damage", to: "general") }
+            let pending = try await client.store.read { connection in
+                try Message.read(CacheQuery<Message>([.equals("text", .text("written before the damage"))], orderBy: "createdAt"),
+                                 from: connection)
+            }
+            #expect(pending.map(\.sendingStatus) == [.pending])
+            requestId = try #require(pending.first?.clientRequestId)
+            client.stopRealtime()
+            _ = try await client.store.read { try $0.query("PRAGMA wal_checkpoint(TRUNCATE)") { $0.int(0) } }
+            await client.store.close()
+        }
+        server.reconnect()
+        let before = try ServerFileSnapshot(of: serverURL)
+        // The header becomes garbage: the next client moves the file aside, pending message and all.
+        var random = SeededRandom(seed: 12)
+        _ = try CacheFileDamage.garbageHeader.apply(to: cacheURL, random: &random)
+        let client = try SocialClient(api: server.connection(userId: "ada"), userId: "ada", cache: .file(cacheURL),
+                                      now: { stamps.next() })
+        let recovery = try #require(client.store.recovery)
+        #expect(recovery.description.contains("not sent"), "the recovery must say unsent changes stay in the old file: \(recovery)")
+        #expect(recovery.description.contains(recovery.movedTo.path))
+        #expect(recovery.movedTo.deletingLastPathComponent() == cacheURL.deletingLastPathComponent())
+        let lostId = requestId
+        let cached = try await client.store.read { try Message.read(id: lostId, from: $0) }
+        #expect(cached == nil)
+        // Handling the damage did not touch the server.
+        let afterRecovery = try ServerFileSnapshot(of: serverURL)
+        #expect(afterRecovery == before, "the server changed: \(before.differences(from: afterRecovery))")
+        // Online again, the outbox sends what it has, oldest first: the lost message is not among it.
+        client.startRealtime()
+        try await ClientDamageRun.loadFresh(client, from: server)
+        let sent = try await client.messages.send("written after the recovery", to: "general")
+        let texts = try await server.records(.messages(channelId: "general", newestFirst: false)).map(\.text)
+        #expect(texts.contains(sent.text))
+        #expect(!texts.contains("written before the damage"))
+        #expect(try await server.records(.messages(channelId: "general", newestFirst: false)).filter { $0.clientRequestId == requestId }.isEmpty)
+        client.stopRealtime()
+        await client.store.close()
+    }
 }
