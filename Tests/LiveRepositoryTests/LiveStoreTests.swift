@@ -303,6 +303,35 @@ import Testing
         #expect(try await noteIDs(in: store) == ["a"])
     }
 
+    @Test func aFileWhoseSchemaContradictsItsVersionIsRebuilt() async throws {
+        let directory = try TemporaryDirectory()
+        let url = directory.file("cache.sqlite")
+        do {
+            let store = try LiveStore(location: .file(url), migrations: Note.migrations, externalChanges: .off)
+            try await store.write { try $0.upsert(Note(id: "old", rank: 1)) }
+            _ = try await store.read { try $0.query("PRAGMA wal_checkpoint(TRUNCATE)") { $0.int(0) } }
+            await store.close()
+        }
+        // The header's user version (bytes 60-63) damaged to 0: migration 1 runs again over the
+        // tables it made, and SQLite answers "table notes already exists".
+        let handle = try FileHandle(forWritingTo: url)
+        try handle.seek(toOffset: 60)
+        try handle.write(contentsOf: Data([0, 0, 0, 0]))
+        try handle.close()
+        let store = try LiveStore(location: .file(url), migrations: Note.migrations)
+        let recovery = try #require(store.recovery)
+        #expect("\(recovery.error)".contains("already exists"))
+        try await store.write { try $0.upsert(Note(id: "a", rank: 1)) }
+        #expect(try await noteIDs(in: store) == ["a"])
+    }
+
+    @Test func aMigrationThatCannotRunEvenOnANewFileIsThrown() async throws {
+        let directory = try TemporaryDirectory()
+        let url = directory.file("cache.sqlite")
+        let broken = [SQLiteMigration(version: 1, name: "typo", sql: "CREATE TABLEE notes (id TEXT)")]
+        #expect(throws: SQLiteMigrator.Failure.self) { try LiveStore(location: .file(url), migrations: broken) }
+    }
+
     @Test func aDatabaseFromANewerSchemaIsRebuilt() async throws {
         let directory = try TemporaryDirectory()
         let url = directory.file("cache.sqlite")

@@ -3,8 +3,8 @@ import Foundation
 /// A report that the cache file was damaged and has been replaced by an empty one.
 ///
 /// The cache is a copy of server data, so it is never worth failing over: when the file is
-/// corrupt, is not a database, is in a file format this SQLite cannot read, or was written by a
-/// newer schema, ``LiveStore`` moves it aside (keeping it for diagnosis), builds a new one, and
+/// corrupt, is not a database, is in a file format this SQLite cannot read, was written by a
+/// newer schema, or has a schema its migrations fail on, ``LiveStore`` moves it aside (keeping it for diagnosis), builds a new one, and
 /// reports what happened here. Live objects and collections then reload from the server.
 ///
 /// What only the cache held is not carried over: changes not sent to the server yet (a chat

@@ -1,3 +1,4 @@
+import CSQLite
 import Dispatch
 import Foundation
 
@@ -73,8 +74,10 @@ public final class LiveStore: @unchecked Sendable {
 
     /// Opens the cache at `location`, creating it and running `migrations` as needed.
     ///
-    /// A file that is corrupt, is not a database, is in a file format this SQLite cannot read, or
-    /// has a newer schema is moved aside and replaced by a new one; ``recovery`` says so.
+    /// A file that is corrupt, is not a database, is in a file format this SQLite cannot read,
+    /// has a newer schema, or has a schema its migrations fail on (a table of a migration it is
+    /// said not to have run "already exists") is moved aside and replaced by a new one;
+    /// ``recovery`` says so.
     ///
     /// A file cache also holds the store's change log (the table `live_store_changes`, made
     /// outside your migrations), through which stores on the same file in other connections and
@@ -365,7 +368,12 @@ public final class LiveStore: @unchecked Sendable {
         switch error {
         case let error as SQLiteError: error.isCorruption || error.isUnsupportedFileFormat
         case SQLiteMigrator.Failure.databaseIsNewer: true
-        case SQLiteMigrator.Failure.migrationFailed(_, _, let underlying): isRecoverable(underlying)
+        // A schema error from a migration run on the file (a table that "already exists", a
+        // "duplicate column name"): the file's schema contradicts the version in its header, as
+        // a damaged header leaves it. A migration that fails for that reason on a new file too
+        // is thrown after all. A full disk, a busy or read-only file is no damage.
+        case SQLiteMigrator.Failure.migrationFailed(_, _, let underlying):
+            isRecoverable(underlying) || (underlying as? SQLiteError)?.code == SQLITE_ERROR
         default: false
         }
     }
