@@ -20,6 +20,9 @@ extension DamagedStoreCheck {
         try await build(at: url, notes: damage.notes)
         let before = try Data(contentsOf: url)
         let reference = PlainSQLite.readCopy(of: url, Self.allNotes)
+        // Half the time the file was closed cleanly elsewhere, with no -wal or -shm left: opening
+        // it must then create them in the read-only folder.
+        if damage.random.chance(50) { removeCompanions(of: url) }
         let locks = ReadOnlyPaths()
         defer { locks.unlock() }
         do {
@@ -77,7 +80,11 @@ extension DamagedStoreCheck {
         try await build(at: url, notes: damage.notes)
         let before = try Data(contentsOf: url)
         let reference = PlainSQLite.readCopy(of: url, Self.allNotes)
-        if atOpen { try disk.fill() }
+        if atOpen {
+            // Half the time with no -wal or -shm left, which opening must create on the full disk.
+            if damage.random.chance(50) { removeCompanions(of: url) }
+            try disk.fill()
+        }
         step("built \(damage.notes.count) notes\(atOpen ? ", filled the disk" : "")")
         let store: LiveStore
         do {
@@ -152,6 +159,13 @@ extension DamagedStoreCheck {
         } catch {
             fail("a write after making room", expected: "it commits", actual: "\(error)")
         }
+    }
+
+    /// Deletes the `-wal` and `-shm` files of a cleanly closed file, as SQLite's last connection
+    /// does when it closes.
+    private mutating func removeCompanions(of url: URL) {
+        for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
+        damage.parameters.append("no -wal or -shm")
     }
 
     /// Reads every note through `store` and compares with `reference`.
