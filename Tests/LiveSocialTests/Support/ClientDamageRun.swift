@@ -95,6 +95,8 @@ struct ClientDamageRun {
             outcome = "thrownAtOpen"
             steps.append("opening threw: \(error)")
             if !"\(error)".contains(cacheURL.path) { problems.append("the error does not name the cache file: \(error)") }
+            // The cache's folder is writable: damage there is recovered, never a reason to fail.
+            problems.append("opening a damaged cache in a writable folder failed instead of recovering: \(error)")
             try checkServer(serverURL, before: before)
             return
         }
