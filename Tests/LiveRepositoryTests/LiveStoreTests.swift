@@ -332,6 +332,35 @@ import Testing
         #expect(throws: SQLiteMigrator.Failure.self) { try LiveStore(location: .file(url), migrations: broken) }
     }
 
+    @Test func damageFoundWhileRunningOnAFullDiskIsReportedUntilANewFileCanBeMade() async throws {
+        let disk: SmallDisk
+        do { disk = try SmallDisk.mount(megabytes: 4) } catch {
+            print("damageFoundWhileRunningOnAFullDiskIsReportedUntilANewFileCanBeMade: skipped: \(error)")
+            return
+        }
+        defer { disk.unmount() }
+        let url = disk.url.appendingPathComponent("cache.sqlite")
+        let store = try LiveStore(location: .file(url), migrations: Note.migrations, externalChanges: .off)
+        try await CacheDamage.fillThenOverwriteTheMiddle(of: store, at: url)
+        try disk.fill()
+        // The file can be moved aside, but no new one made: the damaged file stays in place, and
+        // each call says it is damaged, and which file.
+        for _ in 1...2 {
+            let error = await #expect(throws: SQLiteError.self) { try await noteIDs(in: store) }
+            #expect(error?.isCorruption == true)
+            #expect(error?.path == url.path)
+        }
+        #expect(store.latestRecovery == nil)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: disk.url.path).filter { $0.contains("damaged") }.isEmpty)
+        // Once there is room, the next call that meets the damage recovers.
+        disk.free()
+        await #expect(throws: SQLiteError.self) { try await noteIDs(in: store) }
+        #expect(store.latestRecovery != nil)
+        try await store.write { try $0.upsert(Note(id: "a", rank: 1)) }
+        #expect(try await noteIDs(in: store) == ["a"])
+        await store.close()
+    }
+
     @Test func aDatabaseFromANewerSchemaIsRebuilt() async throws {
         let directory = try TemporaryDirectory()
         let url = directory.file("cache.sqlite")

@@ -105,7 +105,13 @@ public final class LiveStore: @unchecked Sendable {
             } catch let cause {
                 throw CacheRecoveryFailure(file: url, damage: error, cause: cause)
             }
-            (connection, changeLog) = try Self.openWithLog(location, migrator: migrator)
+            do {
+                (connection, changeLog) = try Self.openWithLog(location, migrator: migrator)
+            } catch {
+                // No new cache could be made (a full disk): the damaged file goes back in place.
+                Self.putBack(movedTo, at: url)
+                throw error
+            }
             recovery = CacheRecovery(error: error, movedTo: movedTo)
         }
         lastRecovery = recovery
@@ -393,6 +399,18 @@ public final class LiveStore: @unchecked Sendable {
         return target
     }
 
+    /// Puts a damaged file moved aside to `movedTo` back at `url`, in place of the new cache that
+    /// could not be made there (whose partial files are deleted).
+    private static func putBack(_ movedTo: URL, at url: URL) {
+        let fileManager = FileManager.default
+        for suffix in ["", "-wal", "-shm"] {
+            try? fileManager.removeItem(atPath: url.path + suffix)
+            if fileManager.fileExists(atPath: movedTo.path + suffix) {
+                try? fileManager.moveItem(atPath: movedTo.path + suffix, toPath: url.path + suffix)
+            }
+        }
+    }
+
     /// On `queue`: if `error` shows the file is damaged, replaces it with a new cache and returns
     /// a change that makes every observer of every table reload.
     func recoverIfDamaged(_ error: any Error) -> StoreChange? {
@@ -411,6 +429,10 @@ public final class LiveStore: @unchecked Sendable {
             connection = try Self.open(location, migrator: migrator)
             lock.withLock { lastRecovery = CacheRecovery(error: error, movedTo: movedTo) }
         } catch {
+            // No new cache could be made (a full disk): put the damaged file back and use it
+            // again, so that later calls report the damage and recover once there is room.
+            Self.putBack(movedTo, at: url)
+            if let reopened = try? SQLiteConnection(location: location) { connection = reopened }
             return nil
         }
         reader?.reopen()
