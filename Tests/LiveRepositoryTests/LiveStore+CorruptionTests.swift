@@ -61,6 +61,7 @@ struct LiveStoreCorruptionTests {
             "lost WALs": played["walLost"] ?? 0, "read-only": played["readOnly"] ?? 0,
             "full disks": played["diskFull"] ?? 0, "capped files": played["injectedFull"] ?? 0,
             "damaged in a read-only folder": played["damagedReadOnly"] ?? 0,
+            "damaged on a full disk": played["damagedFull"] ?? 0,
             "recovered at open": outcomes[.recoveredAtOpen] ?? 0,
             "recovered while running": outcomes[.recoveredWhileRunning] ?? 0,
             "thrown at open": outcomes[.thrownAtOpen] ?? 0, "thrown on use": outcomes[.thrownOnUse] ?? 0,
@@ -70,6 +71,7 @@ struct LiveStoreCorruptionTests {
         guard !tally.failed, runs.replaySeed == nil else { return }
         for variant in DamageCase.Variant.all {
             if case .diskFull = variant, disk == nil { continue }
+            if case .damagedOnFullDisk = variant, disk == nil { continue }
             #expect(variants[variant, default: 0] >= 1, "\(variant) never played")
         }
         #expect(outcomes[.recoveredAtOpen, default: 0] >= 1)

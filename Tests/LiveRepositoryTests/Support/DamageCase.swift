@@ -19,6 +19,9 @@ struct DamageCase: CustomStringConvertible {
         /// Damage in a folder that is read-only, so the file cannot be moved aside: found at
         /// open (the schema page) or while running (a table page).
         case damagedInReadOnlyFolder(atOpen: Bool)
+        /// Damage on a full disk, so no new cache can be made in its place: found at open or
+        /// while running.
+        case damagedOnFullDisk(atOpen: Bool)
 
         /// Where a truncation cuts.
         enum Cut: String, CaseIterable { case toZero, insideHeader, midPage, atPageBoundary }
@@ -28,7 +31,8 @@ struct DamageCase: CustomStringConvertible {
             + [.walLost(keepingSharedMemory: false), .walLost(keepingSharedMemory: true),
                .readOnly(folder: false), .readOnly(folder: true),
                .diskFull(atOpen: false), .diskFull(atOpen: true), .injectedFull,
-               .damagedInReadOnlyFolder(atOpen: true), .damagedInReadOnlyFolder(atOpen: false)]
+               .damagedInReadOnlyFolder(atOpen: true), .damagedInReadOnlyFolder(atOpen: false),
+               .damagedOnFullDisk(atOpen: true), .damagedOnFullDisk(atOpen: false)]
 
         /// The kind, for the summary's counts.
         var kind: String {
@@ -40,6 +44,7 @@ struct DamageCase: CustomStringConvertible {
             case .diskFull: "diskFull"
             case .injectedFull: "injectedFull"
             case .damagedInReadOnlyFolder: "damagedReadOnly"
+            case .damagedOnFullDisk: "damagedFull"
             }
         }
 
@@ -52,6 +57,7 @@ struct DamageCase: CustomStringConvertible {
             case .diskFull(let atOpen): "diskFull(\(atOpen ? "full before opening" : "fills while writing"))"
             case .injectedFull: "injectedFull(PRAGMA max_page_count)"
             case .damagedInReadOnlyFolder(let atOpen): "damagedInReadOnlyFolder(\(atOpen ? "schema page" : "table page"))"
+            case .damagedOnFullDisk(let atOpen): "damagedOnFullDisk(\(atOpen ? "schema page" : "table page"))"
             }
         }
     }
@@ -77,7 +83,10 @@ struct DamageCase: CustomStringConvertible {
         self.variant = variant
         var random = SeededRandom(seed: seed &* 1_000_003 &+ UInt64(index))
         // A small disk holds fewer and shorter notes.
-        let isSmall = if case .diskFull = variant { true } else { false }
+        let isSmall = switch variant {
+        case .diskFull, .damagedOnFullDisk: true
+        default: false
+        }
         let count = isSmall ? 20 + random.below(60) : 5 + random.below(300)
         var made: [Note] = []
         for number in 1...count {

@@ -2,14 +2,29 @@ import Foundation
 import TestSupport
 @testable import LiveRepository
 
-/// Damage the store cannot move aside, because its folder is read-only: it must say so (an
-/// error naming the file and the cause, never a dead store whose every call says only "closed"),
-/// and recover once the folder is writable again.
+/// Damage the store cannot replace, because its folder is read-only (the file cannot be moved
+/// aside) or its disk is full (no new file can be made): it must say so (an error naming the file
+/// and the cause, never a dead store whose every call says only "closed", never a damaged file
+/// moved aside with no new one in its place), and recover once the folder is writable or the
+/// disk has room again.
 extension DamagedStoreCheck {
-    mutating func playDamagedInReadOnlyFolder(atOpen: Bool) async throws {
+    mutating func playStuckDamage(atOpen: Bool, onFullDisk: Bool) async throws {
         let directory = try TemporaryDirectory()
-        let folder = directory.url.appendingPathComponent("cache", isDirectory: true)
+        if onFullDisk, disk == nil {
+            outcome = .skipped
+            step("skipped: no small disk could be mounted")
+            return
+        }
+        let folder = onFullDisk
+            ? disk!.url.appendingPathComponent("case-\(damage.seed)-\(damage.index)", isDirectory: true)
+            : directory.url.appendingPathComponent("cache", isDirectory: true)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer {
+            if onFullDisk {
+                disk?.free()
+                try? FileManager.default.removeItem(at: folder)
+            }
+        }
         let url = folder.appendingPathComponent("cache.sqlite")
         try await build(at: url, notes: damage.notes)
         let bytes = try Data(contentsOf: url)
@@ -18,26 +33,37 @@ extension DamagedStoreCheck {
         let page = atOpen || tablePages.isEmpty ? 1 : damage.random.pick(tablePages)
         let offset = (page - 1) * pageSize + (page == 1 ? 100 : 0)
         try CacheDamage.overwrite(url, at: offset, count: pageSize - (page == 1 ? 100 : 0), with: &damage.random)
+        let damagedBytes = try Data(contentsOf: url)
         damage.parameters.append("garbage over page \(page)")
         let locks = ReadOnlyPaths()
         defer { locks.unlock() }
-        do { try locks.lock(folder) } catch {
+        do {
+            if onFullDisk { try disk?.fill() } else { try locks.lock(folder) }
+        } catch {
             outcome = .skipped
             step("skipped: \(error)")
             return
         }
-        step("built \(damage.notes.count) notes, garbage over page \(page), folder made read-only")
+        let blocked = onFullDisk ? "disk filled" : "folder made read-only"
+        let smallDisk = disk
+        let unblock = { onFullDisk ? smallDisk?.free() : locks.unlock() }
+        step("built \(damage.notes.count) notes, garbage over page \(page), \(blocked)")
         let store: LiveStore
         do {
             store = try LiveStore(location: .file(url), migrations: Note.migrations, externalChanges: .off)
         } catch {
             step("opening threw: \(error)")
             outcome = .thrownAtOpen
-            expectNamed(error, file: url, during: "opening a damaged file in a read-only folder")
-            if !"\(error)".contains("malformed") && !"\(error)".contains("not a database") {
-                fail("opening a damaged file in a read-only folder", expected: "the damage as the cause", actual: "\(error)")
+            expectNamed(error, file: url, during: "opening a damaged file, \(blocked)")
+            // In a read-only folder the damage is the cause; on a full disk, what stopped the new
+            // file (SQLITE_FULL, or an I/O error sizing its shared memory).
+            if !onFullDisk, !"\(error)".contains("malformed") {
+                fail("opening a damaged file, \(blocked)", expected: "the damage as the cause", actual: "\(error)")
             }
-            locks.unlock()
+            if (try? Data(contentsOf: url)) != damagedBytes || !damagedFiles(in: folder).isEmpty {
+                fail("a failed open", expected: "the damaged file left in place", actual: "\(try FileManager.default.contentsOfDirectory(atPath: folder.path))")
+            }
+            unblock()
             try await expectRecoversOnceWritable(url)
             return
         }
@@ -55,22 +81,27 @@ extension DamagedStoreCheck {
             } catch {
                 step("\(call) threw: \(error)")
                 outcome = .thrownOnUse
-                expectNamed(error, file: url, during: call + " of a damaged file in a read-only folder")
+                expectNamed(error, file: url, during: call + " of a damaged file, \(blocked)")
                 if (error as? SQLiteError) == .closed {
                     fail(call + " after a recovery that could not move the file", expected: "the damage, named", actual: "\(error)")
                 }
             }
         }
-        // Once the folder is writable, the next call that meets the damage recovers.
-        locks.unlock()
+        if store.latestRecovery != nil || !damagedFiles(in: folder).isEmpty {
+            fail("damage that cannot be replaced", expected: "no recovery and nothing moved aside",
+                 actual: "\(store.latestRecovery.map { "\($0)" } ?? "none"), \(damagedFiles(in: folder))")
+        }
+        // Once the folder is writable or the disk has room, the next call that meets the damage
+        // recovers.
+        unblock()
         for attempt in 1...2 {
             do {
                 let rows = try await store.read { try $0.query(Self.allNotes) { $0.string(0) } }
-                step("read \(rows.count) notes after the folder became writable")
+                step("read \(rows.count) notes once unblocked")
                 break
             } catch {
-                step("read \(attempt) after the folder became writable threw: \(error)")
-                if attempt == 2 { fail("a store whose folder became writable", expected: "it recovers", actual: "\(error)") }
+                step("read \(attempt) once unblocked threw: \(error)")
+                if attempt == 2 { fail("a store once unblocked", expected: "it recovers", actual: "\(error)") }
             }
         }
         // A write may be the first call to meet the damage (in the change log's pages, say): it
@@ -92,10 +123,10 @@ extension DamagedStoreCheck {
         await store.close()
     }
 
-    /// Opens the file again once it can be moved aside: the store recovers and works.
+    /// Opens the file again once it can be replaced: the store recovers and works.
     private mutating func expectRecoversOnceWritable(_ url: URL) async throws {
         let store = try LiveStore(location: .file(url), migrations: Note.migrations, externalChanges: .off)
-        if store.recovery == nil { fail("reopening the damaged file in a writable folder", expected: "a recovery", actual: "none") }
+        if store.recovery == nil { fail("reopening the damaged file once unblocked", expected: "a recovery", actual: "none") }
         do { try await store.write { try $0.upsert(Note(id: "probe", rank: 1)) } } catch {
             fail("a write after the recovery", expected: "it commits", actual: "\(error)")
         }

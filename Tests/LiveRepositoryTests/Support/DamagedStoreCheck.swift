@@ -52,7 +52,8 @@ struct DamagedStoreCheck {
             case .readOnly(let folder): try await playReadOnly(folder: folder)
             case .diskFull(let atOpen): try await playDiskFull(atOpen: atOpen)
             case .injectedFull: try await playInjectedFull()
-            case .damagedInReadOnlyFolder(let atOpen): try await playDamagedInReadOnlyFolder(atOpen: atOpen)
+            case .damagedInReadOnlyFolder(let atOpen): try await playStuckDamage(atOpen: atOpen, onFullDisk: false)
+            case .damagedOnFullDisk(let atOpen): try await playStuckDamage(atOpen: atOpen, onFullDisk: true)
             }
         } catch {
             fail("the case itself failed unexpectedly", expected: "no error outside the store's calls", actual: "\(error)")
