@@ -84,8 +84,13 @@ public final class LiveStore: @unchecked Sendable {
     /// processes learn what each commit changed. `externalChanges` says how often this store
     /// looks for their commits; see <doc:SharingACacheFile>. A cache in memory ignores it.
     ///
+    /// A file that is healthy but cannot be written (a read-only file, or a read-only folder
+    /// where its `-wal` and `-shm` files already are) opens for reading: reads work, and writes
+    /// throw ``SQLiteError`` with `SQLITE_READONLY`, naming the file. It is never moved aside.
+    ///
     /// - Throws: ``SQLiteError`` or ``SQLiteMigrator/Failure`` when even a new cache cannot be
-    ///   made (a folder that cannot be written, a migration with a bug);
+    ///   made (a folder that cannot be written, a full disk, a migration with a bug); the error
+    ///   names the file and SQLite's cause, and a damaged file is left in place.
     ///   ``CacheRecoveryFailure`` when the file is damaged and cannot be moved aside.
     public init(
         location: SQLiteConnection.Location, migrations: [SQLiteMigration],
