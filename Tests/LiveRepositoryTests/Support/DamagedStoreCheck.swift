@@ -113,8 +113,8 @@ struct DamagedStoreCheck {
             // schema there, and reads no notes.
             reference = .rows([])
         }
-        let referenceCheck = PlainSQLite.readCopy(of: url, "PRAGMA quick_check")
-        step("plain SQLite reads: \(reference); quick_check: \(referenceCheck.rows?.first?.first ?? "\(referenceCheck)")")
+        let referenceCheck = PlainSQLite.readCopy(of: url, "PRAGMA integrity_check")
+        step("plain SQLite reads: \(reference); integrity_check: \(referenceCheck.rows?.first?.first ?? "\(referenceCheck)")")
         if case .walLost = damage.variant, reference != .rows(Self.rows(expectedNotes)) {
             fail("plain SQLite after the WAL was lost", expected: "the \(expectedNotes.count) checkpointed notes", actual: "\(reference)")
         }
