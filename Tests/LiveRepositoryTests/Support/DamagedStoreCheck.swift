@@ -146,7 +146,12 @@ struct DamagedStoreCheck {
 
     /// Checks a recovery: a damage SQLite itself sees, the damaged bytes kept where it says.
     private mutating func checkRecovery(_ recovery: CacheRecovery, damagedBytes: Data?, reference: PlainSQLite.Answer, folder: URL) {
-        let isNewer = if case SQLiteMigrator.Failure.databaseIsNewer = recovery.error { true } else { false }
+        // A damaged user version (header bytes 60-63) is no damage SQLite sees: the migrator
+        // finds the file newer, or runs a migration again over its own tables.
+        let isNewer = switch recovery.error {
+        case SQLiteMigrator.Failure.databaseIsNewer, SQLiteMigrator.Failure.migrationFailed: true
+        default: false
+        }
         if !LiveStore.isRecoverable(recovery.error) {
             fail("recovered from an error that is no damage", expected: "corruption or a newer schema", actual: "\(recovery.error)")
         }
