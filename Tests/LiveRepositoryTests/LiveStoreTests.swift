@@ -361,6 +361,20 @@ import Testing
         await store.close()
     }
 
+    @Test func closingLeavesEveryCommitInTheFileItself() async throws {
+        let directory = try TemporaryDirectory()
+        let url = directory.file("cache.sqlite")
+        let store = try LiveStore(location: .file(url), migrations: Note.migrations, externalChanges: .off)
+        try await store.write { try $0.upsert(contentsOf: Note.numbered(20)) }
+        await store.close()
+        // The last connection to close checkpoints and deletes the WAL: the file alone (copied
+        // as a backup, or left after someone deleted "the temporary -wal file") has every commit.
+        #expect(!FileManager.default.fileExists(atPath: url.path + "-wal"))
+        let alone = directory.file("alone.sqlite")
+        try FileManager.default.copyItem(at: url, to: alone)
+        #expect(PlainSQLite.read(alone, "SELECT count(*) FROM notes") == .rows([["20"]]))
+    }
+
     @Test func aDatabaseFromANewerSchemaIsRebuilt() async throws {
         let directory = try TemporaryDirectory()
         let url = directory.file("cache.sqlite")

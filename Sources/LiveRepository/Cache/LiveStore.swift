@@ -334,12 +334,18 @@ public final class LiveStore: @unchecked Sendable {
 
     /// Closes the cache. Later reads and writes fail with ``SQLiteError/closed``; live objects
     /// and collections report that error and keep what they show.
+    ///
+    /// When no other connection has the file open, closing moves every commit from the WAL into
+    /// the file and deletes the `-wal` file.
     public func close() async {
         await withCheckedContinuation { continuation in
             queue.async {
                 self.watcher?.cancel()
-                self.connection.close()
+                // The reader first: the writer, closing last, checkpoints and deletes the WAL (a
+                // reader cannot), so the file alone holds every commit, even for someone who
+                // copies it or deletes its -wal once the app is done.
                 self.reader?.close()
+                self.connection.close()
                 continuation.resume()
             }
         }
