@@ -103,3 +103,16 @@ extension CacheDamage {
         if keepingSharedMemory, let sharedMemory { try sharedMemory.write(to: URL(fileURLWithPath: url.path + "-shm")) }
     }
 }
+
+extension CacheDamage {
+    /// Leaves the cleanly closed file at `url` as a crash would: with its `-wal` and `-shm`
+    /// files, taken while a store has it open (a clean close deletes them).
+    static func leaveAsACrashWould(_ url: URL) async throws {
+        let store = try LiveStore(location: .file(url), migrations: Note.migrations, externalChanges: .off)
+        let files = try await store.read { _ in
+            try ["", "-wal", "-shm"].map { ($0, try Data(contentsOf: URL(fileURLWithPath: url.path + $0))) }
+        }
+        await store.close()
+        for (suffix, bytes) in files { try bytes.write(to: URL(fileURLWithPath: url.path + suffix)) }
+    }
+}

@@ -20,9 +20,9 @@ extension DamagedStoreCheck {
         try await build(at: url, notes: damage.notes)
         let before = try Data(contentsOf: url)
         let reference = PlainSQLite.readCopy(of: url, Self.allNotes)
-        // Half the time the file was closed cleanly elsewhere, with no -wal or -shm left: opening
-        // it must then create them in the read-only folder.
-        if damage.random.chance(50) { removeCompanions(of: url) }
+        // Half the time the file was closed cleanly, with no -wal or -shm left: opening it must
+        // then create them in the read-only folder. Else a crash left them.
+        try await keepOrRemoveCompanions(of: url)
         let locks = ReadOnlyPaths()
         defer { locks.unlock() }
         do {
@@ -82,7 +82,7 @@ extension DamagedStoreCheck {
         let reference = PlainSQLite.readCopy(of: url, Self.allNotes)
         if atOpen {
             // Half the time with no -wal or -shm left, which opening must create on the full disk.
-            if damage.random.chance(50) { removeCompanions(of: url) }
+            try await keepOrRemoveCompanions(of: url)
             try disk.fill()
         }
         step("built \(damage.notes.count) notes\(atOpen ? ", filled the disk" : "")")
@@ -161,11 +161,16 @@ extension DamagedStoreCheck {
         }
     }
 
-    /// Deletes the `-wal` and `-shm` files of a cleanly closed file, as SQLite's last connection
-    /// does when it closes.
-    private mutating func removeCompanions(of url: URL) {
-        for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
-        damage.parameters.append("no -wal or -shm")
+    /// Leaves the file with its `-wal` and `-shm` files as a crash does, or without them as a
+    /// clean close does, half the time each.
+    private mutating func keepOrRemoveCompanions(of url: URL) async throws {
+        if damage.random.chance(50) {
+            for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
+            damage.parameters.append("no -wal or -shm")
+        } else {
+            try await CacheDamage.leaveAsACrashWould(url)
+            damage.parameters.append("-wal and -shm left by a crash")
+        }
     }
 
     /// Reads every note through `store` and compares with `reference`.

@@ -27,6 +27,9 @@ extension DamagedStoreCheck {
         }
         let url = folder.appendingPathComponent("cache.sqlite")
         try await build(at: url, notes: damage.notes)
+        // With the -wal and -shm a crash leaves: SQLite can then open the file in a read-only
+        // folder, and the damage is what it meets.
+        if !onFullDisk { try await CacheDamage.leaveAsACrashWould(url) }
         let bytes = try Data(contentsOf: url)
         let pageSize = CacheDamage.pageSize(of: bytes)
         let tablePages = CacheDamage.pageRoles(of: bytes).filter { $0.key > 1 && $0.value == .table }.map(\.key).sorted()
@@ -55,9 +58,10 @@ extension DamagedStoreCheck {
             step("opening threw: \(error)")
             outcome = .thrownAtOpen
             expectNamed(error, file: url, during: "opening a damaged file, \(blocked)")
-            // In a read-only folder the damage is the cause; on a full disk, what stopped the new
-            // file (SQLITE_FULL, or an I/O error sizing its shared memory).
-            if !onFullDisk, !"\(error)".contains("malformed") {
+            // In a read-only folder the damage is the cause, or SQLite cannot even open the file
+            // there (no -shm can be made); on a full disk, what stopped the new file
+            // (SQLITE_FULL, or an I/O error sizing its shared memory).
+            if !onFullDisk, !"\(error)".contains("malformed"), !"\(error)".contains("unable to open") {
                 fail("opening a damaged file, \(blocked)", expected: "the damage as the cause", actual: "\(error)")
             }
             if (try? Data(contentsOf: url)) != damagedBytes || !damagedFiles(in: folder).isEmpty {
@@ -126,7 +130,13 @@ extension DamagedStoreCheck {
     /// Opens the file again once it can be replaced: the store recovers and works.
     private mutating func expectRecoversOnceWritable(_ url: URL) async throws {
         let store = try LiveStore(location: .file(url), migrations: Note.migrations, externalChanges: .off)
-        if store.recovery == nil { fail("reopening the damaged file once unblocked", expected: "a recovery", actual: "none") }
+        if store.recovery == nil {
+            // Damage past the schema is found by the first read of it.
+            _ = try? await store.read { try $0.query(Self.allNotes) { $0.string(0) } }
+        }
+        if store.latestRecovery == nil {
+            fail("reopening the damaged file once unblocked", expected: "a recovery", actual: "none")
+        }
         do { try await store.write { try $0.upsert(Note(id: "probe", rank: 1)) } } catch {
             fail("a write after the recovery", expected: "it commits", actual: "\(error)")
         }
