@@ -12,7 +12,9 @@ import Testing
 /// reads, and says so when a write fails.
 ///
 /// Quick mode plays a few dozen cases; `LIVEDATA_LONG_MINUTES=<m>` plays seeds until the budget
-/// is spent, three cases each; `LIVEDATA_CORRUPTION_SEED=<seed>` replays one seed.
+/// is spent, three cases each; `LIVEDATA_CORRUPTION_SEED=<seed>` replays one seed, and
+/// `LIVEDATA_CORRUPTION_VERBOSE=1` prints every case's steps. The full-disk cases need a `tmpfs`
+/// mount (root on Linux); where it fails they are skipped, and the run prints why.
 @MainActor
 @Suite(.serialized, .timeLimit(.minutes(60)))
 struct LiveStoreCorruptionTests {
