@@ -212,6 +212,169 @@ import Testing
         _ = token
     }
 
+    @Test func aFileInAFormatThisSQLiteCannotReadIsRebuilt() async throws {
+        let directory = try TemporaryDirectory()
+        let url = directory.file("cache.sqlite")
+        do {
+            let store = try LiveStore(location: .file(url), migrations: Note.migrations, externalChanges: .off)
+            try await store.write { try $0.upsert(Note(id: "old", rank: 1)) }
+            _ = try await store.read { try $0.query("PRAGMA wal_checkpoint(TRUNCATE)") { $0.int(0) } }
+            await store.close()
+        }
+        // The header's schema format number (bytes 44-47, 1 to 4 today) from a future SQLite, or
+        // damaged: SQLite says "unsupported file format" (SQLITE_ERROR, not a corruption code).
+        let handle = try FileHandle(forWritingTo: url)
+        try handle.seek(toOffset: 44)
+        try handle.write(contentsOf: Data([0, 0, 0, 9]))
+        try handle.close()
+        let store = try LiveStore(location: .file(url), migrations: Note.migrations)
+        let recovery = try #require(store.recovery)
+        #expect("\(recovery.error)".contains("unsupported file format"))
+        #expect("\(recovery.error)".contains(url.path))
+        #expect(FileManager.default.fileExists(atPath: recovery.movedTo.path))
+        try await store.write { try $0.upsert(Note(id: "a", rank: 1)) }
+        #expect(try await noteIDs(in: store) == ["a"])
+    }
+
+    @Test func aDamagedFileThatCannotBeMovedAsideFailsTheOpenNamingTheFileAndBothCauses() async throws {
+        let directory = try TemporaryDirectory()
+        let url = directory.file("cache.sqlite")
+        try Data((0..<8192).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }).write(to: url)
+        let locks = ReadOnlyPaths()
+        defer { locks.unlock() }
+        try locks.lock(directory.url)
+        let failure = #expect(throws: CacheRecoveryFailure.self) {
+            try LiveStore(location: .file(url), migrations: Note.migrations)
+        }
+        #expect(failure?.file == url)
+        #expect((failure?.damage as? SQLiteError)?.isCorruption == true)
+        #expect(failure?.description.contains(url.path) == true)
+        #expect(failure?.description.contains("not a database") == true)
+        // Once the folder is writable, opening moves the file aside as usual.
+        locks.unlock()
+        let store = try LiveStore(location: .file(url), migrations: Note.migrations)
+        #expect(store.recovery != nil)
+        try await store.write { try $0.upsert(Note(id: "a", rank: 1)) }
+        #expect(try await noteIDs(in: store) == ["a"])
+    }
+
+    @Test func damageFoundWhileRunningInAReadOnlyFolderIsReportedUntilItCanBeMovedAside() async throws {
+        let directory = try TemporaryDirectory()
+        let url = directory.file("cache.sqlite")
+        let store = try LiveStore(location: .file(url), migrations: Note.migrations, externalChanges: .off)
+        try await CacheDamage.fillThenOverwriteTheMiddle(of: store, at: url)
+        let locks = ReadOnlyPaths()
+        defer { locks.unlock() }
+        try locks.lock(directory.url)
+        // The store cannot move the file: each call says the file is damaged, and which file.
+        for _ in 1...2 {
+            let error = await #expect(throws: SQLiteError.self) { try await noteIDs(in: store) }
+            #expect(error?.isCorruption == true)
+            #expect(error?.path == url.path)
+        }
+        #expect(store.latestRecovery == nil)
+        // Once the folder is writable, the next call that meets the damage recovers.
+        locks.unlock()
+        await #expect(throws: SQLiteError.self) { try await noteIDs(in: store) }
+        #expect(store.latestRecovery != nil)
+        try await store.write { try $0.upsert(Note(id: "a", rank: 1)) }
+        #expect(try await noteIDs(in: store) == ["a"])
+    }
+
+    @Test func damageToTheChangeLogsPagesFoundWhenOpeningIsRecoveredToo() async throws {
+        let directory = try TemporaryDirectory()
+        let url = directory.file("cache.sqlite")
+        do {
+            let store = try LiveStore(location: .file(url), migrations: Note.migrations, externalChanges: .off)
+            try await store.write { try $0.upsert(contentsOf: Note.numbered(50)) }
+            _ = try await store.read { try $0.query("PRAGMA wal_checkpoint(TRUNCATE)") { $0.int(0) } }
+            await store.close()
+        }
+        // Garbage over the page of `sqlite_sequence`, which the store reads for its change log
+        // after the migrations.
+        let root = PlainSQLite.readCopy(of: url, "SELECT rootpage FROM sqlite_schema WHERE name = 'sqlite_sequence'")
+        let page = try #require(root.rows?.first?.first.flatMap { Int($0) })
+        var random = SeededRandom(seed: 48)
+        try CacheDamage.overwrite(url, at: (page - 1) * 4096, count: 4096, with: &random)
+        let store = try LiveStore(location: .file(url), migrations: Note.migrations)
+        let recovery = try #require(store.recovery)
+        #expect((recovery.error as? SQLiteError)?.isCorruption == true)
+        try await store.write { try $0.upsert(Note(id: "a", rank: 1)) }
+        #expect(try await noteIDs(in: store) == ["a"])
+    }
+
+    @Test func aFileWhoseSchemaContradictsItsVersionIsRebuilt() async throws {
+        let directory = try TemporaryDirectory()
+        let url = directory.file("cache.sqlite")
+        do {
+            let store = try LiveStore(location: .file(url), migrations: Note.migrations, externalChanges: .off)
+            try await store.write { try $0.upsert(Note(id: "old", rank: 1)) }
+            _ = try await store.read { try $0.query("PRAGMA wal_checkpoint(TRUNCATE)") { $0.int(0) } }
+            await store.close()
+        }
+        // The header's user version (bytes 60-63) damaged to 0: migration 1 runs again over the
+        // tables it made, and SQLite answers "table notes already exists".
+        let handle = try FileHandle(forWritingTo: url)
+        try handle.seek(toOffset: 60)
+        try handle.write(contentsOf: Data([0, 0, 0, 0]))
+        try handle.close()
+        let store = try LiveStore(location: .file(url), migrations: Note.migrations)
+        let recovery = try #require(store.recovery)
+        #expect("\(recovery.error)".contains("already exists"))
+        try await store.write { try $0.upsert(Note(id: "a", rank: 1)) }
+        #expect(try await noteIDs(in: store) == ["a"])
+    }
+
+    @Test func aMigrationThatCannotRunEvenOnANewFileIsThrown() async throws {
+        let directory = try TemporaryDirectory()
+        let url = directory.file("cache.sqlite")
+        let broken = [SQLiteMigration(version: 1, name: "typo", sql: "CREATE TABLEE notes (id TEXT)")]
+        #expect(throws: SQLiteMigrator.Failure.self) { try LiveStore(location: .file(url), migrations: broken) }
+    }
+
+    @Test func damageFoundWhileRunningOnAFullDiskIsReportedUntilANewFileCanBeMade() async throws {
+        let disk: SmallDisk
+        do { disk = try SmallDisk.mount(megabytes: 4) } catch {
+            print("damageFoundWhileRunningOnAFullDiskIsReportedUntilANewFileCanBeMade: skipped: \(error)")
+            return
+        }
+        defer { disk.unmount() }
+        let url = disk.url.appendingPathComponent("cache.sqlite")
+        let store = try LiveStore(location: .file(url), migrations: Note.migrations, externalChanges: .off)
+        try await CacheDamage.fillThenOverwriteTheMiddle(of: store, at: url)
+        try disk.fill()
+        // The file can be moved aside, but no new one made: the damaged file stays in place, and
+        // each call says it is damaged, and which file.
+        for _ in 1...2 {
+            let error = await #expect(throws: SQLiteError.self) { try await noteIDs(in: store) }
+            #expect(error?.isCorruption == true)
+            #expect(error?.path == url.path)
+        }
+        #expect(store.latestRecovery == nil)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: disk.url.path).filter { $0.contains("damaged") }.isEmpty)
+        // Once there is room, the next call that meets the damage recovers.
+        disk.free()
+        await #expect(throws: SQLiteError.self) { try await noteIDs(in: store) }
+        #expect(store.latestRecovery != nil)
+        try await store.write { try $0.upsert(Note(id: "a", rank: 1)) }
+        #expect(try await noteIDs(in: store) == ["a"])
+        await store.close()
+    }
+
+    @Test func closingLeavesEveryCommitInTheFileItself() async throws {
+        let directory = try TemporaryDirectory()
+        let url = directory.file("cache.sqlite")
+        let store = try LiveStore(location: .file(url), migrations: Note.migrations, externalChanges: .off)
+        try await store.write { try $0.upsert(contentsOf: Note.numbered(20)) }
+        await store.close()
+        // The last connection to close checkpoints and deletes the WAL: the file alone (copied
+        // as a backup, or left after someone deleted "the temporary -wal file") has every commit.
+        #expect(!FileManager.default.fileExists(atPath: url.path + "-wal"))
+        let alone = directory.file("alone.sqlite")
+        try FileManager.default.copyItem(at: url, to: alone)
+        #expect(PlainSQLite.read(alone, "SELECT count(*) FROM notes") == .rows([["20"]]))
+    }
+
     @Test func aDatabaseFromANewerSchemaIsRebuilt() async throws {
         let directory = try TemporaryDirectory()
         let url = directory.file("cache.sqlite")

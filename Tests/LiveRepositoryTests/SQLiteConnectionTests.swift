@@ -198,6 +198,40 @@ import Testing
         #expect(error?.code == SQLITE_NOTADB)
     }
 
+    @Test func errorsNameTheFileTheyHappenedIn() throws {
+        let directory = try TemporaryDirectory()
+        let url = directory.file("named.sqlite")
+        let db = try SQLiteConnection(location: .file(url))
+        defer { db.close() }
+        let failed = #expect(throws: SQLiteError.self) { try db.execute("SELECT * FROM missing") }
+        #expect(failed?.path == url.path)
+        #expect(failed?.description.contains(url.path) == true)
+        #expect(failed?.description.contains("no such table: missing") == true)
+        let scripted = #expect(throws: SQLiteError.self) { try db.executeScript("SELECT * FROM missing;") }
+        #expect(scripted?.description.contains(url.path) == true)
+        // A damaged file: the corruption names the file too.
+        try db.executeScript("CREATE TABLE t (x); INSERT INTO t VALUES (randomblob(3000)), (randomblob(3000));")
+        db.close()
+        let handle = try FileHandle(forWritingTo: url)
+        try handle.truncate(atOffset: 4096 + 1000)
+        try handle.close()
+        for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
+        let corrupt = #expect(throws: SQLiteError.self) {
+            let reopened = try SQLiteConnection(location: .file(url))
+            defer { reopened.close() }
+            _ = try reopened.query("SELECT length(x) FROM t") { $0.int(0) }
+        }
+        #expect(corrupt?.isCorruption == true)
+        #expect(corrupt?.description.contains(url.path) == true)
+        // Memory has no file; the path appears once when SQLite's message already has it.
+        let memory = try SQLiteConnection(location: .inMemory)
+        #expect((#expect(throws: SQLiteError.self) { try memory.execute("SELECT * FROM missing") })?.path == nil)
+        let missing = directory.file("missing/x.sqlite")
+        let unopened = #expect(throws: SQLiteError.self) { try SQLiteConnection(location: .file(missing)) }
+        #expect(unopened?.path == missing.path)
+        #expect(unopened?.description.components(separatedBy: missing.path).count == 2)
+    }
+
     @Test func aMissingDirectoryCannotBeOpened() throws {
         let directory = try TemporaryDirectory()
         let url = directory.file("missing/test.sqlite")

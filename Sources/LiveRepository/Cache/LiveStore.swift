@@ -1,3 +1,4 @@
+import CSQLite
 import Dispatch
 import Foundation
 
@@ -73,16 +74,24 @@ public final class LiveStore: @unchecked Sendable {
 
     /// Opens the cache at `location`, creating it and running `migrations` as needed.
     ///
-    /// A file that is corrupt, is not a database, or has a newer schema is moved aside and
-    /// replaced by a new one; ``recovery`` says so.
+    /// A file that is corrupt, is not a database, is in a file format this SQLite cannot read,
+    /// has a newer schema, or has a schema its migrations fail on (a table of a migration it is
+    /// said not to have run "already exists") is moved aside and replaced by a new one;
+    /// ``recovery`` says so.
     ///
     /// A file cache also holds the store's change log (the table `live_store_changes`, made
     /// outside your migrations), through which stores on the same file in other connections and
     /// processes learn what each commit changed. `externalChanges` says how often this store
     /// looks for their commits; see <doc:SharingACacheFile>. A cache in memory ignores it.
     ///
+    /// A file that is healthy but cannot be written (a read-only file, or a read-only folder
+    /// where its `-wal` and `-shm` files already are) opens for reading: reads work, and writes
+    /// throw ``SQLiteError`` with `SQLITE_READONLY`, naming the file. It is never moved aside.
+    ///
     /// - Throws: ``SQLiteError`` or ``SQLiteMigrator/Failure`` when even a new cache cannot be
-    ///   made (a folder that cannot be written, a migration with a bug).
+    ///   made (a folder that cannot be written, a full disk, a migration with a bug); the error
+    ///   names the file and SQLite's cause, and a damaged file is left in place.
+    ///   ``CacheRecoveryFailure`` when the file is damaged and cannot be moved aside.
     public init(
         location: SQLiteConnection.Location, migrations: [SQLiteMigration],
         externalChanges: ExternalChangeDetection = .default
@@ -91,22 +100,31 @@ public final class LiveStore: @unchecked Sendable {
         self.migrator = SQLiteMigrator(migrations)
         self.externalChanges = externalChanges
         do {
-            connection = try Self.open(location, migrator: migrator)
+            (connection, changeLog) = try Self.openWithLog(location, migrator: migrator)
             recovery = nil
         } catch {
             guard case .file(let url) = location, Self.isRecoverable(error) else { throw error }
-            let movedTo = try Self.moveAside(url)
-            connection = try Self.open(location, migrator: migrator)
+            let movedTo: URL
+            do {
+                movedTo = try Self.moveAside(url)
+            } catch let cause {
+                throw CacheRecoveryFailure(file: url, damage: error, cause: cause)
+            }
+            do {
+                (connection, changeLog) = try Self.openWithLog(location, migrator: migrator)
+            } catch {
+                // No new cache could be made (a full disk): the damaged file goes back in place.
+                Self.putBack(movedTo, at: url)
+                throw error
+            }
             recovery = CacheRecovery(error: error, movedTo: movedTo)
         }
         lastRecovery = recovery
         // Without a reader (it could not open), reads wait for the queue as in memory.
         if case .file(let url) = location {
             reader = try? StoreReader(url: url)
-            changeLog = try StoreChangeLog(connection: connection)
         } else {
             reader = nil
-            changeLog = nil
         }
         watcher = startWatching()
     }
@@ -316,12 +334,18 @@ public final class LiveStore: @unchecked Sendable {
 
     /// Closes the cache. Later reads and writes fail with ``SQLiteError/closed``; live objects
     /// and collections report that error and keep what they show.
+    ///
+    /// When no other connection has the file open, closing moves every commit from the WAL into
+    /// the file and deletes the `-wal` file.
     public func close() async {
         await withCheckedContinuation { continuation in
             queue.async {
                 self.watcher?.cancel()
-                self.connection.close()
+                // The reader first: the writer, closing last, checkpoints and deletes the WAL (a
+                // reader cannot), so the file alone holds every commit, even for someone who
+                // copies it or deletes its -wal once the app is done.
                 self.reader?.close()
+                self.connection.close()
                 continuation.resume()
             }
         }
@@ -341,11 +365,32 @@ public final class LiveStore: @unchecked Sendable {
         return connection
     }
 
+    /// Opens the cache and, for a file, starts reading its change log: the log's first read
+    /// (its table and `sqlite_sequence`) may be what finds a damaged file, which is then
+    /// recovered like any damage found when opening.
+    private static func openWithLog(
+        _ location: SQLiteConnection.Location, migrator: SQLiteMigrator
+    ) throws -> (SQLiteConnection, StoreChangeLog?) {
+        let connection = try open(location, migrator: migrator)
+        guard case .file = location else { return (connection, nil) }
+        do {
+            return (connection, try StoreChangeLog(connection: connection))
+        } catch {
+            connection.close()
+            throw error
+        }
+    }
+
     static func isRecoverable(_ error: any Error) -> Bool {
         switch error {
-        case let error as SQLiteError: error.isCorruption
+        case let error as SQLiteError: error.isCorruption || error.isUnsupportedFileFormat
         case SQLiteMigrator.Failure.databaseIsNewer: true
-        case SQLiteMigrator.Failure.migrationFailed(_, _, let underlying): isRecoverable(underlying)
+        // A schema error from a migration run on the file (a table that "already exists", a
+        // "duplicate column name"): the file's schema contradicts the version in its header, as
+        // a damaged header leaves it. A migration that fails for that reason on a new file too
+        // is thrown after all. A full disk, a busy or read-only file is no damage.
+        case SQLiteMigrator.Failure.migrationFailed(_, _, let underlying):
+            isRecoverable(underlying) || (underlying as? SQLiteError)?.code == SQLITE_ERROR
         default: false
         }
     }
@@ -365,16 +410,40 @@ public final class LiveStore: @unchecked Sendable {
         return target
     }
 
+    /// Puts a damaged file moved aside to `movedTo` back at `url`, in place of the new cache that
+    /// could not be made there (whose partial files are deleted).
+    private static func putBack(_ movedTo: URL, at url: URL) {
+        let fileManager = FileManager.default
+        for suffix in ["", "-wal", "-shm"] {
+            try? fileManager.removeItem(atPath: url.path + suffix)
+            if fileManager.fileExists(atPath: movedTo.path + suffix) {
+                try? fileManager.moveItem(atPath: movedTo.path + suffix, toPath: url.path + suffix)
+            }
+        }
+    }
+
     /// On `queue`: if `error` shows the file is damaged, replaces it with a new cache and returns
     /// a change that makes every observer of every table reload.
     func recoverIfDamaged(_ error: any Error) -> StoreChange? {
         guard case .file(let url) = location, Self.isRecoverable(error) else { return nil }
         connection.close()
+        let movedTo: URL
         do {
-            let movedTo = try Self.moveAside(url)
+            movedTo = try Self.moveAside(url)
+        } catch {
+            // The file cannot be moved (a read-only folder): use it again, so that later calls
+            // report the damage, naming the file, and recover once it can be moved.
+            if let reopened = try? SQLiteConnection(location: location) { connection = reopened }
+            return nil
+        }
+        do {
             connection = try Self.open(location, migrator: migrator)
             lock.withLock { lastRecovery = CacheRecovery(error: error, movedTo: movedTo) }
         } catch {
+            // No new cache could be made (a full disk): put the damaged file back and use it
+            // again, so that later calls report the damage and recover once there is room.
+            Self.putBack(movedTo, at: url)
+            if let reopened = try? SQLiteConnection(location: location) { connection = reopened }
             return nil
         }
         reader?.reopen()

@@ -52,7 +52,7 @@ public final class SQLiteConnection {
         guard code == SQLITE_OK, let database else {
             let message = database.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(code))
             sqlite3_close_v2(database)
-            throw SQLiteError(code: code, message: message + " (\(path))")
+            throw SQLiteError(code: code, message: message + " (\(path))", path: path)
         }
         handle = database
         sqlite3_busy_timeout(database, 5_000)
@@ -115,7 +115,7 @@ public final class SQLiteConnection {
         if code != SQLITE_OK {
             let text = message.map { String(cString: $0) } ?? String(cString: sqlite3_errstr(code))
             sqlite3_free(message)
-            throw SQLiteError(code: sqlite3_extended_errcode(handle), message: text, sql: sql)
+            throw SQLiteError(code: sqlite3_extended_errcode(handle), message: text, sql: sql, path: filePath)
         }
     }
 
@@ -210,6 +210,12 @@ public final class SQLiteConnection {
 
     func error(code: Int32, sql: String?) -> SQLiteError {
         guard let handle else { return .closed }
-        return SQLiteError(code: sqlite3_extended_errcode(handle), message: String(cString: sqlite3_errmsg(handle)), sql: sql)
+        return SQLiteError(
+            code: sqlite3_extended_errcode(handle), message: String(cString: sqlite3_errmsg(handle)), sql: sql, path: filePath)
+    }
+
+    /// The path of a file database, for its errors; nil in memory.
+    private var filePath: String? {
+        if case .file(let url) = location { url.path } else { nil }
     }
 }

@@ -3,7 +3,9 @@ import CSQLite
 /// An error reported by SQLite, or by this package's use of it.
 ///
 /// Every SQLite call that can fail is checked; a failure becomes this error, carrying SQLite's
-/// result code and message and, where there is one, the SQL that failed.
+/// result code and message, the database file it happened in, and, where there is one, the SQL
+/// that failed. Its ``description`` names all of them, so a log line says which file is damaged,
+/// full or read-only, and why.
 public struct SQLiteError: Error, Sendable, Hashable, CustomStringConvertible {
     /// SQLite's extended result code, such as `SQLITE_CONSTRAINT_PRIMARYKEY` (1555).
     public let extendedCode: Int32
@@ -11,12 +13,17 @@ public struct SQLiteError: Error, Sendable, Hashable, CustomStringConvertible {
     public let message: String
     /// The statement that failed, when the failure belongs to one.
     public let sql: String?
+    /// The path of the database file the failure happened in; nil for a database in memory and
+    /// for errors that belong to no connection (such as ``closed``).
+    public let path: String?
 
-    /// Creates an error from a result code, a message and the statement that failed.
-    public init(code: Int32, message: String, sql: String? = nil) {
+    /// Creates an error from a result code, a message, the statement that failed and the path of
+    /// the database file.
+    public init(code: Int32, message: String, sql: String? = nil, path: String? = nil) {
         self.extendedCode = code
         self.message = message
         self.sql = sql
+        self.path = path
     }
 
     /// The primary result code: the extended code without its detail bits, such as `SQLITE_CONSTRAINT` (19).
@@ -24,6 +31,11 @@ public struct SQLiteError: Error, Sendable, Hashable, CustomStringConvertible {
 
     /// Whether the database file is damaged or is not a database at all.
     public var isCorruption: Bool { code == SQLITE_CORRUPT || code == SQLITE_NOTADB }
+
+    /// Whether the file is in a format this SQLite cannot read: its header names a schema format
+    /// or file format version it does not know, as a newer SQLite or a damaged header leaves it.
+    /// SQLite reports it as a plain `SQLITE_ERROR` with the message "unsupported file format".
+    var isUnsupportedFileFormat: Bool { code == SQLITE_ERROR && message.hasPrefix("unsupported file format") }
 
     /// Whether a constraint (unique, not null, foreign key, check) refused the change.
     public var isConstraintViolation: Bool { code == SQLITE_CONSTRAINT }
@@ -37,9 +49,11 @@ public struct SQLiteError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The error thrown by any use of a connection after ``SQLiteConnection/close()``.
     public static let closed = SQLiteError(code: SQLITE_MISUSE, message: "the database connection is closed")
 
-    /// A readable description: the code, SQLite's message, and the statement.
+    /// A readable description: the code, SQLite's message, the file, and the statement, as
+    /// "SQLite error 11: database disk image is malformed (in /path/cache.sqlite) (while running: …)".
     public var description: String {
         var text = "SQLite error \(extendedCode): \(message)"
+        if let path, !message.contains(path) { text += " (in \(path))" }
         if let sql { text += " (while running: \(sql))" }
         return text
     }

@@ -1,0 +1,58 @@
+import Foundation
+
+/// Makes files and folders read-only for a test, in a way that holds even for root: `chmod` for
+/// an ordinary user, the immutable attribute (`chattr +i`, which root cannot write through
+/// either) for root. ``unlock()`` undoes it; call it on every path (releasing does too), or the
+/// temporary directory cannot be removed.
+final class ReadOnlyPaths {
+    /// A lock that could not be taken, with the reason.
+    struct Failure: Error, CustomStringConvertible {
+        let message: String
+        var description: String { message }
+    }
+
+    private var locked: [URL] = []
+    private let asRoot = getuid() == 0
+
+    /// Makes `url` read-only.
+    func lock(_ url: URL) throws {
+        if asRoot {
+            let (status, output) = Self.run("/usr/bin/chattr", ["+i", url.path])
+            guard status == 0 else { throw Failure(message: "chattr +i failed (\(status)): \(output)") }
+        } else {
+            var isFolder: ObjCBool = false
+            _ = FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder)
+            try FileManager.default.setAttributes([.posixPermissions: isFolder.boolValue ? 0o555 : 0o444], ofItemAtPath: url.path)
+        }
+        locked.append(url)
+    }
+
+    /// Makes everything locked writable again, in reverse order.
+    func unlock() {
+        for url in locked.reversed() {
+            if asRoot {
+                _ = Self.run("/usr/bin/chattr", ["-i", url.path])
+            } else {
+                var isFolder: ObjCBool = false
+                _ = FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder)
+                try? FileManager.default.setAttributes([.posixPermissions: isFolder.boolValue ? 0o755 : 0o644], ofItemAtPath: url.path)
+            }
+        }
+        locked = []
+    }
+
+    deinit { unlock() }
+
+    private static func run(_ tool: String, _ arguments: [String]) -> (Int32, String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: tool)
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        do { try process.run() } catch { return (-1, "\(error)") }
+        let output = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+}
