@@ -54,41 +54,47 @@ public struct RandomRuns: Sendable {
     /// mode's seeds are played. Returns how many seeds were played.
     @discardableResult
     public func forEachSeed(_ body: (UInt64) throws -> Bool) rethrows -> Int {
-        if let replaySeed {
-            _ = try body(replaySeed)
-            return 1
+        var schedule = Schedule(of: self)
+        while let seed = schedule.next() {
+            guard try body(seed) else { break }
         }
-        let clock = ContinuousClock()
-        let start = clock.now
-        var seed: UInt64 = 1
-        while true {
-            if seed > UInt64(quickSeeds) {
-                guard let longBudget, clock.now - start < longBudget else { break }
-            }
-            guard try body(seed) else { return Int(seed) }
-            seed += 1
-        }
-        return Int(seed - 1)
+        return schedule.played
     }
 
     /// The async form of ``forEachSeed(_:)``.
     @discardableResult
     public func forEachSeed(_ body: (UInt64) async throws -> Bool) async rethrows -> Int {
-        if let replaySeed {
-            _ = try await body(replaySeed)
-            return 1
+        var schedule = Schedule(of: self)
+        while let seed = schedule.next() {
+            guard try await body(seed) else { break }
         }
+        return schedule.played
+    }
+
+    /// The seeds of a run, one at a time: the replayed one, or 1, 2, 3, … while the mode lasts.
+    private struct Schedule {
+        let runs: RandomRuns
         let clock = ContinuousClock()
-        let start = clock.now
-        var seed: UInt64 = 1
-        while true {
-            if seed > UInt64(quickSeeds) {
-                guard let longBudget, clock.now - start < longBudget else { break }
-            }
-            guard try await body(seed) else { return Int(seed) }
-            seed += 1
+        let start: ContinuousClock.Instant
+        var played = 0
+
+        init(of runs: RandomRuns) {
+            self.runs = runs
+            start = clock.now
         }
-        return Int(seed - 1)
+
+        mutating func next() -> UInt64? {
+            if let replaySeed = runs.replaySeed {
+                guard played == 0 else { return nil }
+                played = 1
+                return replaySeed
+            }
+            if played >= runs.quickSeeds {
+                guard let budget = runs.longBudget, clock.now - start < budget else { return nil }
+            }
+            played += 1
+            return UInt64(played)
+        }
     }
 
     /// The command that replays `seed` exactly, in the mode it failed in.
