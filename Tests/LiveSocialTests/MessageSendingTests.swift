@@ -202,7 +202,7 @@ struct MessageSendingTests {
         let server = try EmbeddedServer(location: .inMemory, clock: ManualClock(), epoch: 1_700_000_000)
         try await server.seedDemoData()
         let client = try SocialClient(
-            api: EventlessAPI(base: server.connection(userId: "ada")), userId: "ada", cache: .inMemory)
+            api: ScriptedEventsAPI(base: server.connection(userId: "ada"), stream: .silent), userId: "ada", cache: .inMemory)
         client.startRealtime()
         // No connection event yet: the client does not know it is offline, so it asks the server.
         let sent = try await client.messages.send("before any event", to: "general")

@@ -65,9 +65,10 @@ extension ClientFixture {
     }
 }
 
-/// The embedded server's API, with real-time events the test sends itself.
+/// A backend's API with real-time events the test sends itself (or, with `.silent`, none at
+/// all, not even the connection state, as for a moment after ``SocialClient/startRealtime()``).
 struct ScriptedEventsAPI: SocialAPI {
-    let base: EmbeddedServer.Connection
+    let base: any SocialAPI
     let stream: AsyncStream<SocialEvent>
 
     func fetch<Record: CacheRecord>(_ type: Record.Type, id: String) async throws -> Record? {
@@ -91,4 +92,9 @@ struct ScriptedEventsAPI: SocialAPI {
     func perform(_ mutation: SocialMutation) async throws -> SocialMutationResult { try await base.perform(mutation) }
 
     func events() -> AsyncStream<SocialEvent> { stream }
+}
+
+extension AsyncStream where Element == SocialEvent {
+    /// A stream that never yields and never ends.
+    static var silent: AsyncStream<SocialEvent> { AsyncStream { _ in } }
 }
