@@ -54,7 +54,7 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         // A second process for the tests that need one on a shared file (not part of the sample).
         .executableTarget(
-            name: "LiveTestHelper", dependencies: ["LiveRepository", "LiveSocial", "LiveSocialServer"],
+            name: "LiveTestHelper", dependencies: ["LiveRepository", "LiveSocial", "LiveSocialServer", "TestSupport"],
             path: "Tests/Helpers/LiveTestHelper"),
         .testTarget(name: "LiveDataTests", dependencies: ["LiveData", "TestSupport"]),
         // The cross-process tests depend on `LiveTestHelper` so that it is built first.

@@ -1,4 +1,5 @@
 import LiveSocial
+import TestSupport
 
 /// The actions of the `client-loop` command (see there): sends, edits and reactions in #general,
 /// chosen by a generator seeded with the seed and the run number, each printed when issued and
@@ -9,7 +10,7 @@ final class ClientLoop {
     private let watcher: ClientLoopWatcher
     private let seed: UInt64
     private let run: Int
-    private var random: LoopRandom
+    private var random: SeededRandom
     private var counter = 0
     /// This run's messages that the server stored, by id.
     private var sent: [String: Message] = [:]
@@ -24,7 +25,7 @@ final class ClientLoop {
         self.watcher = watcher
         self.seed = seed
         self.run = run
-        random = LoopRandom(seed: seed &* 1_000_003 &+ UInt64(run))
+        random = SeededRandom(seed: seed &* 1_000_003 &+ UInt64(run))
     }
 
     /// Plays `count` actions, then waits for every send's answer.
@@ -117,24 +118,4 @@ final class ClientLoop {
     private static func words(_ error: any Error) -> String {
         "\(error)".replacingOccurrences(of: "\n", with: " ")
     }
-}
-
-/// SplitMix64: the same seed, the same actions.
-struct LoopRandom {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var value = state
-        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-        return value ^ (value >> 31)
-    }
-
-    /// A number in `0 ..< bound` (`bound` > 0).
-    mutating func below(_ bound: Int) -> Int { Int(next().multipliedFullWidth(by: UInt64(bound)).high) }
-
-    mutating func pick<T>(_ values: [T]) -> T { values[below(values.count)] }
 }
