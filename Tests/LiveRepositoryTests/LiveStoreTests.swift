@@ -215,18 +215,10 @@ import Testing
     @Test func aFileInAFormatThisSQLiteCannotReadIsRebuilt() async throws {
         let directory = try TemporaryDirectory()
         let url = directory.file("cache.sqlite")
-        do {
-            let store = try LiveStore(location: .file(url), migrations: Note.migrations, externalChanges: .off)
-            try await store.write { try $0.upsert(Note(id: "old", rank: 1)) }
-            _ = try await store.read { try $0.query("PRAGMA wal_checkpoint(TRUNCATE)") { $0.int(0) } }
-            await store.close()
-        }
+        try await CacheDamage.checkpointedCache(at: url, notes: [Note(id: "old", rank: 1)])
         // The header's schema format number (bytes 44-47, 1 to 4 today) from a future SQLite, or
         // damaged: SQLite says "unsupported file format" (SQLITE_ERROR, not a corruption code).
-        let handle = try FileHandle(forWritingTo: url)
-        try handle.seek(toOffset: 44)
-        try handle.write(contentsOf: Data([0, 0, 0, 9]))
-        try handle.close()
+        try CacheDamage.overwrite(url, at: 44, with: [0, 0, 0, 9])
         let store = try LiveStore(location: .file(url), migrations: Note.migrations)
         let recovery = try #require(store.recovery)
         #expect("\(recovery.error)".contains("unsupported file format"))
@@ -284,12 +276,7 @@ import Testing
     @Test func damageToTheChangeLogsPagesFoundWhenOpeningIsRecoveredToo() async throws {
         let directory = try TemporaryDirectory()
         let url = directory.file("cache.sqlite")
-        do {
-            let store = try LiveStore(location: .file(url), migrations: Note.migrations, externalChanges: .off)
-            try await store.write { try $0.upsert(contentsOf: Note.numbered(50)) }
-            _ = try await store.read { try $0.query("PRAGMA wal_checkpoint(TRUNCATE)") { $0.int(0) } }
-            await store.close()
-        }
+        try await CacheDamage.checkpointedCache(at: url, notes: Note.numbered(50))
         // Garbage over the page of `sqlite_sequence`, which the store reads for its change log
         // after the migrations.
         let root = PlainSQLite.readCopy(of: url, "SELECT rootpage FROM sqlite_schema WHERE name = 'sqlite_sequence'")
@@ -306,18 +293,10 @@ import Testing
     @Test func aFileWhoseSchemaContradictsItsVersionIsRebuilt() async throws {
         let directory = try TemporaryDirectory()
         let url = directory.file("cache.sqlite")
-        do {
-            let store = try LiveStore(location: .file(url), migrations: Note.migrations, externalChanges: .off)
-            try await store.write { try $0.upsert(Note(id: "old", rank: 1)) }
-            _ = try await store.read { try $0.query("PRAGMA wal_checkpoint(TRUNCATE)") { $0.int(0) } }
-            await store.close()
-        }
+        try await CacheDamage.checkpointedCache(at: url, notes: [Note(id: "old", rank: 1)])
         // The header's user version (bytes 60-63) damaged to 0: migration 1 runs again over the
         // tables it made, and SQLite answers "table notes already exists".
-        let handle = try FileHandle(forWritingTo: url)
-        try handle.seek(toOffset: 60)
-        try handle.write(contentsOf: Data([0, 0, 0, 0]))
-        try handle.close()
+        try CacheDamage.overwrite(url, at: 60, with: [0, 0, 0, 0])
         let store = try LiveStore(location: .file(url), migrations: Note.migrations)
         let recovery = try #require(store.recovery)
         #expect("\(recovery.error)".contains("already exists"))

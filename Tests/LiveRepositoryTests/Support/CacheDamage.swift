@@ -66,6 +66,23 @@ extension CacheDamage {
         return roles
     }
 
+    /// Makes a cache at `url` holding `notes`, everything checkpointed into the main file and the
+    /// store closed: the file as a clean quit leaves it, ready to be damaged.
+    static func checkpointedCache(at url: URL, notes: [Note]) async throws {
+        let store = try LiveStore(location: .file(url), migrations: Note.migrations, externalChanges: .off)
+        try await store.write { try $0.upsert(contentsOf: notes) }
+        _ = try await store.read { try $0.query("PRAGMA wal_checkpoint(TRUNCATE)") { $0.int(0) } }
+        await store.close()
+    }
+
+    /// Writes `bytes` over the file at `url` from `offset`.
+    static func overwrite(_ url: URL, at offset: Int, with bytes: [UInt8]) throws {
+        let handle = try FileHandle(forWritingTo: url)
+        defer { try? handle.close() }
+        try handle.seek(toOffset: UInt64(offset))
+        try handle.write(contentsOf: Data(bytes))
+    }
+
     /// Cuts the file at `url` to `length` bytes.
     static func truncate(_ url: URL, to length: Int) throws {
         let handle = try FileHandle(forWritingTo: url)
@@ -75,12 +92,8 @@ extension CacheDamage {
 
     /// Overwrites `count` bytes of the file at `url` from `offset` with bytes from `random`.
     static func overwrite(_ url: URL, at offset: Int, count: Int, with random: inout SeededRandom) throws {
-        var garbage = Data(count: count)
-        for index in 0..<count { garbage[index] = UInt8(truncatingIfNeeded: random.next()) }
-        let handle = try FileHandle(forWritingTo: url)
-        defer { try? handle.close() }
-        try handle.seek(toOffset: UInt64(offset))
-        try handle.write(contentsOf: garbage)
+        let garbage = (0..<count).map { _ in UInt8(truncatingIfNeeded: random.next()) }
+        try overwrite(url, at: offset, with: garbage)
     }
 
     /// Commits `notes` to a store on `url` and copies the main file (and, with

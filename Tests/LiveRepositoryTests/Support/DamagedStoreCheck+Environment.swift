@@ -17,7 +17,7 @@ extension DamagedStoreCheck {
         let folder = directory.url.appendingPathComponent("cache", isDirectory: true)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let url = folder.appendingPathComponent("cache.sqlite")
-        try await build(at: url, notes: damage.notes)
+        try await CacheDamage.checkpointedCache(at: url, notes: damage.notes)
         let before = try Data(contentsOf: url)
         let reference = PlainSQLite.readCopy(of: url, Self.allNotes)
         // Half the time the file was closed cleanly, with no -wal or -shm left: opening it must
@@ -77,7 +77,7 @@ extension DamagedStoreCheck {
             try? FileManager.default.removeItem(at: folder)
         }
         let url = folder.appendingPathComponent("cache.sqlite")
-        try await build(at: url, notes: damage.notes)
+        try await CacheDamage.checkpointedCache(at: url, notes: damage.notes)
         let before = try Data(contentsOf: url)
         let reference = PlainSQLite.readCopy(of: url, Self.allNotes)
         if atOpen {
@@ -111,7 +111,7 @@ extension DamagedStoreCheck {
     mutating func playInjectedFull() async throws {
         let directory = try TemporaryDirectory()
         let url = directory.file("cache.sqlite")
-        try await build(at: url, notes: damage.notes)
+        try await CacheDamage.checkpointedCache(at: url, notes: damage.notes)
         let reference = PlainSQLite.readCopy(of: url, Self.allNotes)
         let store = try LiveStore(location: .file(url), migrations: Note.migrations, externalChanges: .off)
         // The file may not grow by a page: SQLite itself answers SQLITE_FULL.

@@ -26,7 +26,7 @@ extension DamagedStoreCheck {
             }
         }
         let url = folder.appendingPathComponent("cache.sqlite")
-        try await build(at: url, notes: damage.notes)
+        try await CacheDamage.checkpointedCache(at: url, notes: damage.notes)
         // With the -wal and -shm a crash leaves: SQLite can then open the file in a read-only
         // folder, and the damage is what it meets.
         if !onFullDisk { try await CacheDamage.leaveAsACrashWould(url) }

@@ -66,15 +66,6 @@ struct DamagedStoreCheck {
         problems.append("\(what): expected \(expected), got \(actual)")
     }
 
-    /// Writes `notes` to a new store at `url` and closes it: a clean file, no WAL left.
-    func build(at url: URL, notes: [Note]) async throws {
-        let store = try LiveStore(location: .file(url), migrations: Note.migrations, externalChanges: .off)
-        try await store.write { try $0.upsert(contentsOf: notes) }
-        // Everything into the main file: the damage is done to it alone.
-        _ = try await store.read { try $0.query("PRAGMA wal_checkpoint(TRUNCATE)") { $0.int(0) } }
-        await store.close()
-    }
-
     /// Checks that `error` names the file at `url` and carries the SQLite cause.
     mutating func expectNamed(_ error: any Error, file url: URL, during: String) {
         let text = "\(error)"
@@ -95,7 +86,7 @@ struct DamagedStoreCheck {
     private mutating func playDamagedFile() async throws {
         let directory = try TemporaryDirectory()
         let url = directory.file("cache.sqlite")
-        try await build(at: url, notes: damage.notes)
+        try await CacheDamage.checkpointedCache(at: url, notes: damage.notes)
         step("built \(damage.notes.count) notes")
         var expectedNotes = damage.notes
         if case .walLost(let keep) = damage.variant {

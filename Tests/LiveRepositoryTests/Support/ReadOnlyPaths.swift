@@ -17,7 +17,7 @@ final class ReadOnlyPaths {
     /// Makes `url` read-only.
     func lock(_ url: URL) throws {
         if asRoot {
-            let (status, output) = Self.run("/usr/bin/chattr", ["+i", url.path])
+            let (status, output) = SystemTool.run("/usr/bin/chattr", ["+i", url.path])
             guard status == 0 else { throw Failure(message: "chattr +i failed (\(status)): \(output)") }
         } else {
             var isFolder: ObjCBool = false
@@ -31,7 +31,7 @@ final class ReadOnlyPaths {
     func unlock() {
         for url in locked.reversed() {
             if asRoot {
-                _ = Self.run("/usr/bin/chattr", ["-i", url.path])
+                _ = SystemTool.run("/usr/bin/chattr", ["-i", url.path])
             } else {
                 var isFolder: ObjCBool = false
                 _ = FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder)
@@ -42,17 +42,4 @@ final class ReadOnlyPaths {
     }
 
     deinit { unlock() }
-
-    private static func run(_ tool: String, _ arguments: [String]) -> (Int32, String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        do { try process.run() } catch { return (-1, "\(error)") }
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
-    }
 }

@@ -29,7 +29,7 @@ final class SmallDisk {
     static func mount(megabytes: Int) throws -> SmallDisk {
         #if os(Linux)
         let holder = try TemporaryDirectory()
-        let (status, output) = run("/bin/mount", ["-t", "tmpfs", "-o", "size=\(megabytes)m", "tmpfs", holder.url.path])
+        let (status, output) = SystemTool.run("/bin/mount", ["-t", "tmpfs", "-o", "size=\(megabytes)m", "tmpfs", holder.url.path])
         guard status == 0 else { throw Failure(message: "mount -t tmpfs failed (\(status)): \(output)") }
         return SmallDisk(holder: holder)
         #else
@@ -39,7 +39,7 @@ final class SmallDisk {
 
     /// Makes the whole file system read-only (`true`) or writable again.
     func setReadOnly(_ readOnly: Bool) throws {
-        let (status, output) = Self.run("/bin/mount", ["-o", "remount,\(readOnly ? "ro" : "rw")", url.path])
+        let (status, output) = SystemTool.run("/bin/mount", ["-o", "remount,\(readOnly ? "ro" : "rw")", url.path])
         guard status == 0 else { throw Failure(message: "remount failed (\(status)): \(output)") }
     }
 
@@ -65,21 +65,8 @@ final class SmallDisk {
     func unmount() {
         guard isMounted else { return }
         isMounted = false
-        _ = Self.run("/bin/umount", ["-l", url.path])
+        _ = SystemTool.run("/bin/umount", ["-l", url.path])
     }
 
     isolated deinit { unmount() }
-
-    nonisolated private static func run(_ tool: String, _ arguments: [String]) -> (Int32, String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        do { try process.run() } catch { return (-1, "\(error)") }
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
-    }
 }
