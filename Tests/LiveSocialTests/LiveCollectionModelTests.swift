@@ -10,7 +10,8 @@ import TestSupport
 /// query written out by hand, and the documented window rule (`CollectionReference`).
 ///
 /// Steps: server inserts, updates, deletes and moves in sort order (the channel list); events
-/// delivered, delayed, duplicated and dropped (a disconnection, then a change-log catch-up);
+/// delivered, delayed, duplicated and dropped (a disconnection, then the catch-up through the
+/// change log that the client makes by itself when the connection comes back);
 /// local mutations that succeed or are refused; `nextPage`/`previousPage`/`resetPage`, some of
 /// whose server pages fail; observers added, invalidated and released; and, over a cache file, a
 /// second client writing to the same file, picked up by `checkForExternalChanges()`.

@@ -95,12 +95,15 @@ struct SocialClientTests {
         client.startRealtime()
         let user = try #require(try await fixture.server.record(User.self, id: "ada"))
         // Each connection event is followed by a change, whose arrival in the cache says the
-        // connection event before it was applied (events apply in order).
+        // connection event before it was applied (events apply in order). Its sequence number is
+        // newer than the server's change log, which the reconnection catches up with.
+        var sequence = try await fixture.server.latestSequence()
         func send(_ event: SocialEvent, then about: String) async throws {
             events.yield(event)
             var changed = user
             changed.about = about
-            events.yield(.updated(.user(changed), sequence: 1))
+            sequence += 1
+            events.yield(.updated(.user(changed), sequence: sequence))
             try await fixture.waitFor(User.self, id: "ada") { $0?.about == about }
         }
         try await send(.connected, then: "one")
@@ -269,5 +272,181 @@ struct SocialClientTests {
 enum CacheTransactionFree {
     static func count<Record: CacheRecord>(_ type: Record.Type, id: String, in connection: SQLiteConnection) throws -> Int {
         try connection.queryFirst("SELECT COUNT(*) FROM \(Record.table.name) WHERE id = ?", [.text(id)]) { $0.int(0) } ?? 0
+    }
+}
+
+// MARK: Catching up after a reconnection
+
+extension SocialClientTests {
+    @Test func aReconnectionCatchesLiveCollectionsAndObjectsUpWithWhatChangedMeanwhile() async throws {
+        let fixture = try await ClientFixture()
+        let client = fixture.client
+        let feed = client.posts.communityFeed(communityId: "swift")
+        let (log, token) = feed.record()
+        _ = try await feed.next(in: log) { $0.dataStatus == .fresh && $0.loadingStatus == .loaded }
+        // One applied event gives the client its sync point.
+        _ = try await fixture.server.perform(.createPost(targetType: .community, targetId: "swift", text: "before"), as: "alan")
+        let before = try await feed.next(in: log) { $0.records.first?.text == "before" }
+        try await fixture.settle()
+        let syncPoint = client.lastEventSequence
+        #expect(syncPoint > 0)
+        let edited = try #require(before.records.dropFirst().first)
+        let removed = try #require(before.records.dropFirst(2).first)
+        let object = client.posts.get(id: edited.id)
+        let (objectLog, objectToken) = object.record()
+        _ = try await object.next(in: objectLog) { $0.snapshot?.text == edited.text }
+
+        fixture.server.disconnect()
+        try await waitUntil { !client.isConnected }
+        let created = try await fixture.server.perform(
+            .createPost(targetType: .community, targetId: "swift", text: "missed"), as: "alan")
+        _ = try await fixture.server.perform(.updatePost(id: edited.id, text: "edited meanwhile"), as: edited.authorId)
+        _ = try await fixture.server.perform(.deletePost(id: removed.id), as: removed.authorId)
+        try await fixture.settle()
+        #expect(client.lastEventSequence == syncPoint, "events are missed while disconnected")
+        log.skipUnread()
+        let mark = log.all.count
+
+        fixture.server.reconnect()
+        let caughtUp = try await feed.next(in: log) { delivery in
+            delivery.records.first?.text == "missed" && !delivery.records.contains { $0.id == removed.id }
+                && delivery.records.contains { $0.id == edited.id && $0.text == "edited meanwhile" }
+        }
+        // Every delivery since the reconnection carries the change set that leads to it.
+        var shown = log.all[mark - 1].records.map(\.id)
+        for delivery in log.all[mark...] {
+            let change = try #require(delivery.change)
+            for index in change.deletions.reversed() { shown.remove(at: index) }
+            for index in change.insertions { shown.insert(delivery.records[index].id, at: index) }
+            #expect(shown == delivery.records.map(\.id))
+        }
+        #expect(log.all.contains { $0.change.map { !$0.modifications.isEmpty } ?? false }, "the edit is reported as a modification")
+        #expect(caughtUp.records.filter { $0.text == "missed" }.count == 1)
+        _ = try await object.next(in: objectLog) { $0.snapshot?.text == "edited meanwhile" }
+        try await waitUntil { client.lastEventSequence >= created.sequence }
+        #expect(client.lastEventSequence == (try await fixture.server.latestSequence()))
+        _ = (token, objectToken)
+    }
+
+    @Test func eventsThatArriveDuringACatchUpAreNotOverwrittenByTheOlderChangeLog() async throws {
+        let (server, api, client) = try await gatedClient()
+        let post = try #require(try await server.records(.communityFeed(communityId: "swift")).first)
+        let object = client.posts.get(id: post.id)
+        let (objectLog, token) = object.record()
+        let first = try await server.perform(.updatePost(id: post.id, text: "one"), as: post.authorId)
+        client.apply(.updated(try #require(first.records.first { $0.id == post.id }), sequence: first.sequence))
+        _ = try await object.next(in: objectLog) { $0.snapshot?.text == "one" }
+        try await waitUntil { client.lastEventSequence == first.sequence }
+
+        api.send(.disconnected)
+        let missed = try await server.perform(.updatePost(id: post.id, text: "two, while offline"), as: post.authorId)
+        api.holdNextLog()
+        api.send(.connected)
+        try await waitUntil { api.hasHeldLog }
+        // The log holds "two"; meanwhile "three" happens, and its event arrives before the log
+        // does, followed by a late duplicate of "one" (older than the log: dropped).
+        let newer = try await server.perform(.updatePost(id: post.id, text: "three"), as: post.authorId)
+        client.apply(.updated(try #require(newer.records.first { $0.id == post.id }), sequence: newer.sequence))
+        client.apply(.updated(try #require(first.records.first { $0.id == post.id }), sequence: first.sequence))
+        api.releaseLog()
+        try await waitUntil { client.lastEventSequence == newer.sequence }
+        try await settle(client)
+        #expect(object.snapshot?.text == "three")
+        let texts = objectLog.all.compactMap { $0.snapshot?.text }
+        #expect(Array(texts.drop { $0 != "one" }.reduce(into: [String]()) { if $0.last != $1 { $0.append($1) } })
+                == ["one", "two, while offline", "three"])
+        #expect(missed.sequence < newer.sequence && api.logRequests == 1)
+        _ = token
+    }
+
+    @Test func aFailedCatchUpIsRetriedFromWhereItStoppedOnTheNextReconnection() async throws {
+        let (server, api, client) = try await gatedClient()
+        let feed = client.posts.communityFeed(communityId: "swift")
+        let (log, token) = feed.record()
+        _ = try await feed.next(in: log) { $0.dataStatus == .fresh && $0.loadingStatus == .loaded }
+        let first = try await server.perform(.createPost(targetType: .community, targetId: "swift", text: "first"), as: "alan")
+        client.apply(.created(try #require(first.records.first { $0.kind == .post }), sequence: first.sequence))
+        _ = try await feed.next(in: log) { $0.records.first?.text == "first" }
+
+        api.send(.disconnected)
+        _ = try await server.perform(.createPost(targetType: .community, targetId: "swift", text: "missed"), as: "alan")
+        api.failNextLogs(1)
+        api.send(.connected)
+        // An event after the failed catch-up moves the sync point past the missed post.
+        let later = try await server.perform(.createPost(targetType: .community, targetId: "swift", text: "later"), as: "alan")
+        client.apply(.created(try #require(later.records.first { $0.kind == .post }), sequence: later.sequence))
+        try await waitUntil { client.lastEventSequence == later.sequence }
+        try await settle(client)
+        #expect(api.logRequests == 1)
+        #expect(!feed.allObjects().contains { $0.text == "missed" }, "the failed catch-up wrote nothing")
+
+        api.send(.disconnected)
+        api.send(.connected)
+        _ = try await feed.next(in: log) { $0.records.contains { $0.text == "missed" } }
+        #expect(feed.allObjects().prefix(3).map(\.text) == ["later", "missed", "first"])
+        #expect(api.logRequests == 2)
+        _ = token
+    }
+
+    @Test func aCatchUpThatBringsTheServerCopyOfAPostBeingCreatedReplacesTheLocalCopy() async throws {
+        let (server, api, client) = try await gatedClient()
+        let feed = client.posts.communityFeed(communityId: "swift")
+        let (log, token) = feed.record()
+        _ = try await feed.next(in: log) { $0.dataStatus == .fresh && $0.loadingStatus == .loaded }
+        let first = try await server.perform(.createPost(targetType: .community, targetId: "swift", text: "first"), as: "alan")
+        client.apply(.created(try #require(first.records.first { $0.kind == .post }), sequence: first.sequence))
+        _ = try await feed.next(in: log) { $0.records.first?.text == "first" }
+
+        // The server makes the create; the connection drops before its answer arrives.
+        api.holdNextPerform()
+        let creating = Task { try await client.posts.create(text: "mine", in: .community, targetId: "swift") }
+        try await waitUntil { api.hasHeldPerform }
+        api.send(.disconnected)
+        api.send(.connected)
+        _ = try await feed.next(in: log) { delivery in delivery.records.contains { $0.text == "mine" && $0.syncState == .synced } }
+        api.releasePerform(losingAnswer: true)
+        await #expect(throws: SocialAPIError.offline) { try await creating.value }
+        try await settle(client)
+        let mine = feed.allObjects().filter { $0.text == "mine" }
+        #expect(mine.count == 1, "the server's copy replaced the local one: \(mine)")
+        #expect(mine.first.map { !$0.id.hasPrefix("local-") && $0.syncState == .synced } == true)
+        _ = token
+    }
+
+    @Test func theFirstConnectionDoesNotCatchUp() async throws {
+        let (server, api, client) = try await gatedClient()
+        // A client that never applied an event has no sync point, even across a reconnection.
+        api.send(.disconnected)
+        api.send(.connected)
+        let result = try await server.perform(.createPost(targetType: .community, targetId: "swift", text: "event"), as: "alan")
+        client.apply(.created(try #require(result.records.first { $0.kind == .post }), sequence: result.sequence))
+        // Held by a catch-up, the event would apply only after its change log.
+        try await waitUntil { client.lastEventSequence == result.sequence }
+        #expect(api.logRequests == 0)
+        #expect(client.isConnected)
+    }
+
+    /// A seeded server and a client over an in-memory cache whose real time the test drives.
+    private func gatedClient() async throws -> (EmbeddedServer, CatchUpGateAPI, SocialClient) {
+        let fixture = try await ClientFixture(realtime: false)
+        let api = CatchUpGateAPI(base: fixture.server.connection(userId: "ada"))
+        let client = try SocialClient(api: api, userId: "ada", cache: .inMemory)
+        client.startRealtime()
+        try await waitUntil { client.isConnected }
+        return (fixture.server, api, client)
+    }
+
+    /// Waits for `rounds` round trips through the client's store queue.
+    private func settle(_ client: SocialClient, rounds: Int = 4) async throws {
+        for _ in 0 ..< rounds { _ = try await client.store.read { _ in 0 } }
+    }
+
+    /// Waits (bounded, yielding) until `condition` holds; the time limit only fails the test.
+    private func waitUntil(_ condition: () -> Bool) async throws {
+        let deadline = ContinuousClock.now + .seconds(20)
+        while !condition() {
+            try #require(ContinuousClock.now < deadline, "a condition never held")
+            await Task.yield()
+        }
     }
 }

@@ -8,8 +8,9 @@ import LiveRepository
 /// A client starts a list with ``fetchPage(_:cursor:limit:)`` (a chat view with
 /// ``fetchMessages(_:after:limit:)`` around a point in time), stays fresh with ``events()``,
 /// and after a disconnection catches up with ``changes(since:limit:scope:)`` from the latest
-/// sequence number it applied (take the first one from ``latestSequence()`` before loading);
-/// a chat view asks only for its channel's messages, the channel list only for channels.
+/// sequence number it applied: ``SocialClient`` does so over every kind when real time reports
+/// ``SocialEvent/connected`` again; a chat view asks only for its channel's messages (take its
+/// first point from ``latestSequence()`` before loading), the channel list only for channels.
 public protocol SocialAPI: Sendable {
     /// The server's copy of one record, or nil when it does not exist on the server.
     func fetch<Record: CacheRecord>(_ type: Record.Type, id: String) async throws -> Record?

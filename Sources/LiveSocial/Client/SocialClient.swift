@@ -22,10 +22,16 @@ public final class SocialClient {
     public let store: LiveStore
     /// The clock that stamps local changes (seconds since 1970), injectable for tests.
     public let now: @Sendable () -> Double
-    /// The server sequence number of the newest real-time event whose write has committed to the
-    /// cache: the point from which a catch-up with `SocialAPI.changes(since:limit:scope:)` over
-    /// every kind would start. Chat collections keep sync points of their own.
-    public private(set) var lastEventSequence: Int64 = 0
+    /// The server sequence number of the newest real-time event or change-log page whose write
+    /// has committed to the cache: the client's sync point. Chat collections keep sync points of
+    /// their own.
+    ///
+    /// When real time reports ``SocialEvent/connected`` again after a disconnection, the client
+    /// catches its cache up from this point with `SocialAPI.changes(since:limit:scope:)` over
+    /// every kind, so live objects and collections show what changed meanwhile (see
+    /// <doc:DataFlow>). It is 0 until the first event: a client that never applied one has no
+    /// point to catch up from.
+    public internal(set) var lastEventSequence: Int64 = 0
     /// Whether the real-time connection is up, as the last connection event said.
     public private(set) var isConnected = false
     /// Whether messages whose sending failed for a transient reason (offline, a server failure)
@@ -48,6 +54,8 @@ public final class SocialClient {
     var recordsInFlight: [String: Int] = [:]
     /// Whether the changes an earlier run left unfinished are settled (or being settled).
     var interruptedChangesSettled = false
+    /// The catch-up through the change log after a reconnection (see `catchUpAfterReconnection()`).
+    var catchUpState = CatchUpState()
 
     /// Creates a client over a cache, creating or migrating it, and rebuilding it if damaged
     /// (see `LiveStore.recovery`).
@@ -120,15 +128,20 @@ public final class SocialClient {
     var isKnownOffline: Bool { realtimeTask != nil && knowsConnectionState && !isConnected }
 
     /// Applies one real-time event to the cache (batched with the others waiting).
+    ///
+    /// While the client catches up after a reconnection, change events wait until the change log
+    /// is written; then those newer than the log apply (older ones are in the log already).
     public func apply(_ event: SocialEvent) {
+        // During a catch-up, change events wait for the change log (which may hold them already).
+        if catchUpState.isRunning, event.sequence != nil {
+            catchUpState.held.append(event)
+            return
+        }
         var change = ChatChange(source: .event, sequence: event.sequence)
         switch event {
         case .created(let record, _):
             change.upserts = [record]
-            if let replaced = pendingCreates.first(where: { record.isServerCopy(of: $0.value) })?.key {
-                pendingCreates[replaced] = nil
-                change.removals = [SocialRecordKey(record.kind, replaced)]
-            }
+            change.removals = replacePendingCreate(with: record)
         case .updated(let record, _):
             change.upserts = [record]
         case .deleted(let key, _):
@@ -138,6 +151,7 @@ public final class SocialClient {
             let connected = event == .connected
             guard connected != isConnected else { return }
             isConnected = connected
+            if connected { catchUpAfterReconnection() }
             connectionDidChange(connected: connected)
             return
         }
@@ -147,6 +161,14 @@ public final class SocialClient {
             guard error == nil, let self else { return }
             self.lastEventSequence = max(self.lastEventSequence, sequence)
         }
+    }
+
+    /// The key of the local copy that `record`, from the server, replaces: a record created
+    /// locally whose create is still with the server, now forgotten as pending. Empty when none.
+    func replacePendingCreate(with record: SocialRecord) -> [SocialRecordKey] {
+        guard let replaced = pendingCreates.first(where: { record.isServerCopy(of: $0.value) })?.key else { return [] }
+        pendingCreates[replaced] = nil
+        return [SocialRecordKey(record.kind, replaced)]
     }
 
     // MARK: Plumbing for repositories

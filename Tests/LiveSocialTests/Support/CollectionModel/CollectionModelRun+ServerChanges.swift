@@ -182,8 +182,32 @@ extension CollectionModelRun {
         deliveredSequence = max(deliveredSequence, event.sequence ?? 0)
     }
 
-    /// What an app does when the connection comes back (see `SocialClient.lastEventSequence`):
-    /// reads the change log from the last applied sequence and applies it as events.
+    /// The connection comes back: the client catches its cache up through the change log by
+    /// itself. The reference reads the same log from the sequence the test delivered through (not
+    /// the client's sync point), so it knows what the client must show once it has caught up.
+    func reconnect() async throws {
+        var since = deliveredSequence
+        api.setConnected(true)
+        // Once the client applied `.connected`, its catch-up runs (`settle()` waits for its end).
+        try await waitForClient(connected: true)
+        // No event applied yet: the client has no sync point, and documents that it does not
+        // catch up (its lists stay as loaded until a page is read again).
+        guard since > 0 else { return count("reconnectsWithoutSyncPoint") }
+        while true {
+            let log = try await api.base.changes(since: since, limit: 7, scope: .all)
+            for key in log.deleted { model.remove(key) }
+            for record in log.records { model.upsert(record) }
+            count("changeLogRecords", log.records.count + log.deleted.count)
+            // `settle()` waits until the client's sync point reaches it.
+            deliveredSequence = max(deliveredSequence, log.latestSequence)
+            since = log.latestSequence
+            guard log.hasMore else { break }
+        }
+        count("catchUps")
+    }
+
+    /// What an app can still do while connected: read the change log from the client's sync
+    /// point and apply it as events.
     func catchUp() async throws {
         var since = client.lastEventSequence
         while true {
@@ -201,6 +225,5 @@ extension CollectionModelRun {
             since = log.latestSequence
             guard log.hasMore else { break }
         }
-        count("catchUps")
     }
 }

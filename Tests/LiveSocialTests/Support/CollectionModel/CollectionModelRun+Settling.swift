@@ -1,6 +1,7 @@
 import Foundation
 import LiveRepository
-import LiveSocial
+// `SocialClient.isCatchingUp`: the client-wide catch-up after a reconnection is quiet when over.
+@testable import LiveSocial
 import LiveSocialServer
 import TestSupport
 
@@ -17,11 +18,11 @@ extension CollectionModelRun {
         var calls = -1
         while quietRounds < 3 {
             guard ContinuousClock.now < deadline else {
-                throw Failure(message: "never settled: loading \(collection.loadingStatus()), events applied through \(client.lastEventSequence) of \(deliveredSequence), \(api.waitingFetchCount) page requests waiting")
+                throw Failure(message: "never settled: loading \(collection.loadingStatus()), events applied through \(client.lastEventSequence) of \(deliveredSequence), catching up \(client.isCatchingUp), \(api.waitingFetchCount) page requests waiting")
             }
             _ = try await client.store.read { _ in 0 }
             quietRounds += 1
-            if client.lastEventSequence < deliveredSequence {
+            if client.lastEventSequence < deliveredSequence || client.isCatchingUp {
                 quietRounds = 0
             } else if api.waitingFetchCount > 0 {
                 _ = try await client.store.read { _ in 0 }
@@ -45,6 +46,17 @@ extension CollectionModelRun {
         model.cacheJobFinished()
         if model.dataStatus == .error { count("dataStatusErrors") }
         if model.dataStatus == .local { count("dataStatusLocal") }
+    }
+
+    /// Waits (bounded) until the client has applied the connection event the test sent.
+    func waitForClient(connected: Bool) async throws {
+        let deadline = ContinuousClock.now + .seconds(20)
+        while client.isConnected != connected {
+            guard ContinuousClock.now < deadline else {
+                throw Failure(message: "the client never applied the \(connected ? "connected" : "disconnected") event")
+            }
+            _ = try await client.store.read { _ in 0 }
+        }
     }
 
     func settleAndCompare() async throws {
@@ -103,8 +115,8 @@ extension CollectionModelRun {
     /// event, catches up, resets the window; then the cache must hold the server's rows.
     func finalSync() async throws {
         if !api.isConnected {
-            api.setConnected(true)
-            try await catchUp()
+            try await reconnect()
+            try await settle()
         }
         for event in held { deliver(event, twice: false) }
         held = []

@@ -156,6 +156,7 @@ final class CollectionModelRun {
             if random.chance(60) { try await warmCache() }
         }
         client.startRealtime()
+        try await waitForClient(connected: true)
         // Sometimes the first server page fails: nothing cached then means `.error`.
         if random.chance(15) { api.failNextFetches(1) }
         collection = makeCollection(client)
@@ -245,11 +246,11 @@ final class CollectionModelRun {
             count("eventsDelayed", released.count)
         case .disconnect:
             api.setConnected(false)
+            try await waitForClient(connected: false)
             count("eventsDropped", held.count)
             held = []
         case .reconnect:
-            api.setConnected(true)
-            try await catchUp()
+            try await reconnect()
         case .local(let mutation, let pick, let refusal):
             try await local(mutation, pick: pick, refusal: refusal)
         case .grow(let failing):

@@ -1,0 +1,93 @@
+import LiveRepository
+
+/// Where the client-wide catch-up stands: whether one runs, the events held meanwhile, and the
+/// point a failed one resumes from.
+struct CatchUpState {
+    /// Whether a catch-up reads the change log now.
+    var isRunning = false
+    /// The connection came back while a catch-up ran: another pass follows it.
+    var isOwedAgain = false
+    /// Real-time change events that arrived while the catch-up ran, in order.
+    var held: [SocialEvent] = []
+    /// The sequence number the last failed catch-up had committed through: the next one starts
+    /// there, even when events applied since moved ``SocialClient/lastEventSequence`` past it.
+    var resumePoint: Int64?
+}
+
+extension SocialClient {
+    /// How many changes one change-log request of the client-wide catch-up asks for.
+    static let catchUpPageSize = 500
+
+    /// Whether the client-wide catch-up is reading the change log (events that arrive are held
+    /// until it ends).
+    var isCatchingUp: Bool { catchUpState.isRunning }
+
+    /// Catches the cache up with what happened on the server while the connection was down:
+    /// reads ``SocialAPI/changes(since:limit:scope:)`` over every kind from the sync point, page
+    /// by page, and writes each page like real-time events would (a server copy replaces the
+    /// local copy of a create still in flight). Does nothing before the client has a sync point
+    /// (``lastEventSequence`` is 0: nothing was applied, so there is nothing to catch up from).
+    ///
+    /// Events that arrive meanwhile are held, then those newer than the log are applied after
+    /// it, so the log never overwrites a newer event. The writes are not told to chat
+    /// collections: each catches up through its own scope of the log, reported once, as
+    /// ``MessageEventSource/changelog``. A catch-up that fails (offline again, a server failure)
+    /// keeps what it committed and resumes from there on the next reconnection.
+    func catchUpAfterReconnection() {
+        let since = catchUpState.resumePoint ?? lastEventSequence
+        guard since > 0 else { return }
+        guard !catchUpState.isRunning else {
+            catchUpState.isOwedAgain = true
+            return
+        }
+        catchUpState.isRunning = true
+        Task { await runCatchUp(from: since) }
+    }
+
+    private func runCatchUp(from start: Int64) async {
+        var since = start
+        var succeeded = false
+        do {
+            while true {
+                let log = try await api.changes(since: since, limit: Self.catchUpPageSize, scope: .all)
+                try await commitQuietly(change(from: log))
+                since = max(since, log.latestSequence)
+                lastEventSequence = max(lastEventSequence, since)
+                guard log.hasMore else { break }
+            }
+            succeeded = true
+        } catch {
+            // The next reconnection resumes from what committed.
+        }
+        catchUpState.resumePoint = succeeded ? nil : since
+        catchUpState.isRunning = false
+        let held = catchUpState.held
+        catchUpState.held = []
+        // Older events are in the log, in a state at least as new: only newer ones apply.
+        for event in held where (event.sequence ?? 0) > since { apply(event) }
+        if catchUpState.isOwedAgain {
+            catchUpState.isOwedAgain = false
+            if isConnected { catchUpAfterReconnection() }
+        }
+    }
+
+    /// One page of the change log as a change of the cache, with the local copies of creates in
+    /// flight that its records replace.
+    private func change(from log: ChangeLog) -> ChatChange {
+        var change = ChatChange(upserts: log.records, removals: log.deleted, source: .changelog)
+        for record in log.records {
+            change.removals += replacePendingCreate(with: record)
+        }
+        return change
+    }
+
+    /// Writes `change` in the store's order, without telling the chat collections.
+    private func commitQuietly(_ change: ChatChange) async throws {
+        let userId = self.userId
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            store.enqueueWrite({ transaction in try change.write(in: transaction, ownerId: userId) }) { error in
+                if let error { continuation.resume(throwing: error) } else { continuation.resume() }
+            }
+        }
+    }
+}

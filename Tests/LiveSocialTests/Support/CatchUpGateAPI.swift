@@ -1,0 +1,154 @@
+import LiveRepository
+import LiveSocial
+import LiveSocialServer
+import Synchronization
+
+/// A backend whose real-time stream the test drives (``send(_:)``), and whose client-wide change
+/// log (``ChangeScope/all``) the test can hold once the server has answered, or fail: so a test
+/// decides what happens while a client catches up. A mutation's answer can be held too, and
+/// then lost (``releasePerform(losingAnswer:)``). Everything else goes to `base`; while the
+/// test has sent ``SocialEvent/disconnected``, requests throw ``SocialAPIError/offline``.
+final class CatchUpGateAPI: SocialAPI {
+    private struct State {
+        var stream: AsyncStream<SocialEvent>.Continuation?
+        var connected = true
+        var holdsNextLog = false
+        var heldLog: CheckedContinuation<Void, Never>?
+        var logFailures = 0
+        var logRequests = 0
+        var holdsNextPerform = false
+        var heldPerform: CheckedContinuation<Bool, Never>?
+    }
+
+    let base: EmbeddedServer.Connection
+    private let state = Mutex(State())
+
+    init(base: EmbeddedServer.Connection) {
+        self.base = base
+    }
+
+    // MARK: Controls
+
+    /// Hands `event` to the client's real-time stream; a connection event also switches whether
+    /// requests are served.
+    func send(_ event: SocialEvent) {
+        let stream = state.withLock { state in
+            if event == .connected { state.connected = true }
+            if event == .disconnected { state.connected = false }
+            return state.stream
+        }
+        stream?.yield(event)
+    }
+
+    /// Makes the next client-wide change log wait, once the server has answered, for ``releaseLog()``.
+    func holdNextLog() { state.withLock { $0.holdsNextLog = true } }
+
+    /// Whether a client-wide change log the server answered waits for ``releaseLog()``.
+    var hasHeldLog: Bool { state.withLock { $0.heldLog != nil } }
+
+    /// Hands the held change log to the client.
+    func releaseLog() {
+        let held = state.withLock { state in
+            defer { state.heldLog = nil }
+            return state.heldLog
+        }
+        held?.resume()
+    }
+
+    /// Makes the next `count` client-wide change-log requests fail with a server failure.
+    func failNextLogs(_ count: Int) { state.withLock { $0.logFailures = count } }
+
+    /// How many client-wide change logs were asked for.
+    var logRequests: Int { state.withLock { $0.logRequests } }
+
+    /// Makes the next mutation wait, once the server has made it, for ``releasePerform(losingAnswer:)``.
+    func holdNextPerform() { state.withLock { $0.holdsNextPerform = true } }
+
+    /// Whether a mutation the server made waits for ``releasePerform(losingAnswer:)``.
+    var hasHeldPerform: Bool { state.withLock { $0.heldPerform != nil } }
+
+    /// Answers the held mutation, or makes its answer lost (the client gets `.offline`).
+    func releasePerform(losingAnswer: Bool) {
+        let held = state.withLock { state in
+            defer { state.heldPerform = nil }
+            return state.heldPerform
+        }
+        held?.resume(returning: losingAnswer)
+    }
+
+    // MARK: SocialAPI
+
+    func fetch<Record: CacheRecord>(_ type: Record.Type, id: String) async throws -> Record? {
+        try checkConnected()
+        return try await base.fetch(type, id: id)
+    }
+
+    func fetchPage<Record: CacheRecord>(_ query: SocialQuery<Record>, cursor: String?, limit: Int) async throws -> RemotePage<Record> {
+        try checkConnected()
+        return try await base.fetchPage(query, cursor: cursor, limit: limit)
+    }
+
+    func fetchMessages(_ query: SocialQuery<Message>, after position: MessagePosition, limit: Int) async throws -> [Message] {
+        try checkConnected()
+        return try await base.fetchMessages(query, after: position, limit: limit)
+    }
+
+    func changes(since sequence: Int64, limit: Int, scope: ChangeScope) async throws -> ChangeLog {
+        try checkConnected()
+        guard scope == .all else { return try await base.changes(since: sequence, limit: limit, scope: scope) }
+        let fails = state.withLock { state in
+            state.logRequests += 1
+            defer { state.logFailures = max(0, state.logFailures - 1) }
+            return state.logFailures > 0
+        }
+        if fails { throw SocialAPIError.serverFailure("change log failed by the test") }
+        let log = try await base.changes(since: sequence, limit: limit, scope: scope)
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let holds = state.withLock { state in
+                guard state.holdsNextLog else { return false }
+                state.holdsNextLog = false
+                state.heldLog = continuation
+                return true
+            }
+            if !holds { continuation.resume() }
+        }
+        return log
+    }
+
+    func latestSequence() async throws -> Int64 {
+        try checkConnected()
+        return try await base.latestSequence()
+    }
+
+    func perform(_ mutation: SocialMutation) async throws -> SocialMutationResult {
+        try checkConnected()
+        let result = try await base.perform(mutation)
+        let loses = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+            let holds = state.withLock { state in
+                guard state.holdsNextPerform else { return false }
+                state.holdsNextPerform = false
+                state.heldPerform = continuation
+                return true
+            }
+            if !holds { continuation.resume(returning: false) }
+        }
+        if loses { throw SocialAPIError.offline }
+        return result
+    }
+
+    /// The test's stream, starting with the connection state.
+    func events() -> AsyncStream<SocialEvent> {
+        let (stream, continuation) = AsyncStream<SocialEvent>.makeStream()
+        let connected = state.withLock { state in
+            state.stream?.finish()
+            state.stream = continuation
+            return state.connected
+        }
+        continuation.yield(connected ? .connected : .disconnected)
+        return stream
+    }
+
+    private func checkConnected() throws {
+        if !state.withLock({ $0.connected }) { throw SocialAPIError.offline }
+    }
+}
