@@ -48,6 +48,13 @@ extension MessageCollection {
         let (olderStart, newerStart) = startPositions
         let userId = client.userId
         let result: Result<([Message], [Message], [Message], Channel?), any Error>
+        // The read is a snapshot: changes committed meanwhile (a pending message's server copy,
+        // say) are recorded in `arrivals` and win over it below.
+        loadsInFlight += 1
+        defer {
+            loadsInFlight -= 1
+            if loadsInFlight == 0 { arrivals = [:] }
+        }
         do {
             result = .success(try await client.store.read { connection in
                 let locals = try Message.local(of: userId, in: channelId, from: connection)
@@ -62,7 +69,12 @@ extension MessageCollection {
         switch result {
         case .success(let (before, after, locals, channel)):
             channelValue = channel
-            for local in locals where params.matches(local) { self.locals[local.clientRequestId] = params.project(local) }
+            // A pending copy whose server copy committed meanwhile is sent: it is not pending
+            // again. One sent meanwhile is already listed, newer than the snapshot's.
+            let sentMeanwhile = Set(arrivals.values.compactMap { $0 }.filter { $0.userId == userId }.map(\.clientRequestId))
+            for local in locals where params.matches(local) && !sentMeanwhile.contains(local.clientRequestId) {
+                if self.locals[local.clientRequestId] == nil { self.locals[local.clientRequestId] = params.project(local) }
+            }
             succeeded = Self.merge(before.prefix(previous), after.prefix(next)).map(params.project)
             // The cache may lack messages: without a message beyond a side, that side ends at
             // what was loaded, and only the server can say whether more exist.
@@ -75,6 +87,7 @@ extension MessageCollection {
             } else {
                 newerBound = .including(succeeded.last.map(MessagePosition.init(of:)) ?? newerStart)
             }
+            _ = mergeArrivals()
             publish()
             handler?(succeededMessages, nil)
         case .failure(let error):

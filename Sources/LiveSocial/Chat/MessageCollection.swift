@@ -66,7 +66,7 @@ public final class MessageCollection {
     var isInitialized = false
     var isLoadingPrevious = false
     var isLoadingNext = false
-    /// How many loads (the start's server step, pages) are waiting for the server.
+    /// How many loads (the start's cache read and server step, pages) are waiting for an answer.
     var loadsInFlight = 0
     /// While loads wait for the server, the server copies of this channel's messages that changes
     /// brought meanwhile, by id (nil for one that left the list): newer than what a page holds, so
