@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import TestSupport
 import LiveRepository
 import Testing
@@ -158,7 +157,7 @@ import Testing
         for round in 0..<20 {
             let directory = try TemporaryDirectory()
             let url = directory.file("shared-\(round).sqlite")
-            let failures = Mutex<[String]>([])
+            let failures = Locked<[String]>([])
             DispatchQueue.concurrentPerform(iterations: 4) { _ in
                 do {
                     let db = try SQLiteConnection(location: .file(url))

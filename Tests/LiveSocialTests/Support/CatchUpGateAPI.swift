@@ -1,7 +1,7 @@
 import LiveRepository
 import LiveSocial
 import LiveSocialServer
-import Synchronization
+import TestSupport
 
 /// A backend whose real-time stream the test drives (``send(_:)``), and whose client-wide change
 /// log (``ChangeScope/all``) the test can hold once the server has answered, or fail: so a test
@@ -21,7 +21,7 @@ final class CatchUpGateAPI: SocialAPI {
     }
 
     let base: EmbeddedServer.Connection
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init(base: EmbeddedServer.Connection) {
         self.base = base

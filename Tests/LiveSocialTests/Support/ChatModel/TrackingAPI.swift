@@ -1,7 +1,7 @@
 import LiveRepository
 import LiveSocial
 import LiveSocialServer
-import Synchronization
+import TestSupport
 
 /// The embedded server's API as a client sees it, counting the requests under way: the chat
 /// model check waits until none is, so that it compares states only once everything settled.
@@ -12,7 +12,7 @@ final class TrackingAPI: SocialAPI {
     }
 
     let base: EmbeddedServer.Connection
-    private let counts = Mutex(Counts())
+    private let counts = Locked(Counts())
 
     init(base: EmbeddedServer.Connection) {
         self.base = base

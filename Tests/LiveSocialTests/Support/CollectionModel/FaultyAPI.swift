@@ -2,7 +2,7 @@ import Foundation
 import LiveRepository
 import LiveSocial
 import LiveSocialServer
-import Synchronization
+import TestSupport
 
 /// A `SocialAPI` between a client and an `EmbeddedServer` connection that lets a test decide
 /// what reaches the client: it forwards every request, but keeps the server's real-time events
@@ -35,13 +35,13 @@ final class FaultyAPI: SocialAPI {
     }
 
     let base: EmbeddedServer.Connection
-    private let state: Mutex<State>
-    private let pump: Mutex<Task<Void, Never>?> = Mutex(nil)
+    private let state: Locked<State>
+    private let pump: Locked<Task<Void, Never>?> = Locked(nil)
 
     /// Wraps `base`; `gatesFetches` makes every page request wait for ``releaseFetch()``.
     init(base: EmbeddedServer.Connection, gatesFetches: Bool = true) {
         self.base = base
-        state = Mutex(State(gatesFetches: gatesFetches))
+        state = Locked(State(gatesFetches: gatesFetches))
         let stream = base.events()
         let task = Task { [weak self] in
             for await event in stream { self?.receive(event) }
