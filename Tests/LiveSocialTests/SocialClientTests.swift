@@ -415,9 +415,12 @@ extension SocialClientTests {
 
     @Test func theFirstConnectionDoesNotCatchUp() async throws {
         let (server, api, client) = try await gatedClient()
-        // A client that never applied an event has no sync point, even across a reconnection.
+        // A client that never applied an event has no sync point, even across a reconnection
+        // (applied before the event below, which would give it one).
         api.send(.disconnected)
+        try await waitUntil { !client.isConnected }
         api.send(.connected)
+        try await waitUntil { client.isConnected }
         let result = try await server.perform(.createPost(targetType: .community, targetId: "swift", text: "event"), as: "alan")
         client.apply(.created(try #require(result.records.first { $0.kind == .post }), sequence: result.sequence))
         // Held by a catch-up, the event would apply only after its change log.
