@@ -372,6 +372,7 @@ extension SocialClientTests {
         _ = try await server.perform(.createPost(targetType: .community, targetId: "swift", text: "missed"), as: "alan")
         api.failNextLogs(1)
         api.send(.connected)
+        try await waitUntil { client.isConnected && api.logRequests == 1 }
         // An event after the failed catch-up moves the sync point past the missed post.
         let later = try await server.perform(.createPost(targetType: .community, targetId: "swift", text: "later"), as: "alan")
         client.apply(.created(try #require(later.records.first { $0.kind == .post }), sequence: later.sequence))
