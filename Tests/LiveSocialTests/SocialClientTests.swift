@@ -361,12 +361,7 @@ extension SocialClientTests {
 
     @Test func aFailedCatchUpIsRetriedFromWhereItStoppedOnTheNextReconnection() async throws {
         let (server, api, client) = try await gatedClient()
-        let feed = client.posts.communityFeed(communityId: "swift")
-        let (log, token) = feed.record()
-        _ = try await feed.next(in: log) { $0.dataStatus == .fresh && $0.loadingStatus == .loaded }
-        let first = try await server.perform(.createPost(targetType: .community, targetId: "swift", text: "first"), as: "alan")
-        client.apply(.created(try #require(first.records.first { $0.kind == .post }), sequence: first.sequence))
-        _ = try await feed.next(in: log) { $0.records.first?.text == "first" }
+        let (feed, log, token) = try await feedWithASyncPoint(client, server)
 
         api.send(.disconnected)
         _ = try await server.perform(.createPost(targetType: .community, targetId: "swift", text: "missed"), as: "alan")
@@ -391,12 +386,7 @@ extension SocialClientTests {
 
     @Test func aCatchUpThatBringsTheServerCopyOfAPostBeingCreatedReplacesTheLocalCopy() async throws {
         let (server, api, client) = try await gatedClient()
-        let feed = client.posts.communityFeed(communityId: "swift")
-        let (log, token) = feed.record()
-        _ = try await feed.next(in: log) { $0.dataStatus == .fresh && $0.loadingStatus == .loaded }
-        let first = try await server.perform(.createPost(targetType: .community, targetId: "swift", text: "first"), as: "alan")
-        client.apply(.created(try #require(first.records.first { $0.kind == .post }), sequence: first.sequence))
-        _ = try await feed.next(in: log) { $0.records.first?.text == "first" }
+        let (feed, log, token) = try await feedWithASyncPoint(client, server)
 
         // The server makes the create; the connection drops before its answer arrives.
         api.holdNextPerform()
@@ -438,6 +428,20 @@ extension SocialClientTests {
         client.startRealtime()
         try await waitUntil { client.isConnected }
         return (fixture.server, api, client)
+    }
+
+    /// The Swift feed, loaded, once a post "first" reached it as an event: the client then has a
+    /// sync point to catch up from.
+    private func feedWithASyncPoint(
+        _ client: SocialClient, _ server: EmbeddedServer
+    ) async throws -> (LiveCollection<Post>, Deliveries<CollectionDelivery<Post>>, NotificationToken) {
+        let feed = client.posts.communityFeed(communityId: "swift")
+        let (log, token) = feed.record()
+        _ = try await feed.next(in: log) { $0.dataStatus == .fresh && $0.loadingStatus == .loaded }
+        let first = try await server.perform(.createPost(targetType: .community, targetId: "swift", text: "first"), as: "alan")
+        client.apply(.created(try #require(first.records.first { $0.kind == .post }), sequence: first.sequence))
+        _ = try await feed.next(in: log) { $0.records.first?.text == "first" }
+        return (feed, log, token)
     }
 
     /// Waits for `rounds` round trips through the client's store queue.
