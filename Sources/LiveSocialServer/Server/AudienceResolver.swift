@@ -97,9 +97,17 @@ struct AudienceResolver {
         if let known = channels[channelId] { return known }
         var result: (isPrivate: Bool, rows: [String: Membership])?
         if let channel = try database.load(Channel.self, id: channelId) {
-            let rows = try ChannelMember.read(
-                CacheQuery([.equals("channelId", .text(channelId))], orderBy: "joinedAt"), from: database.connection)
-            result = (AccessRules.isPrivate(channel.type), Dictionary(rows.map { ($0.userId, $0.membership) }) { $1 })
+            // Two columns rather than whole records: a busy channel has many members, and every
+            // message sent in it needs them.
+            let rows = try database.connection.query(
+                "SELECT userId, membership FROM \(ChannelMember.table.name) WHERE channelId = ?", [.text(channelId)]
+            ) { row in
+                guard let membership = Membership(rawValue: row.string(1)) else {
+                    throw SQLiteError.mismatch("unknown membership '\(row.string(1))' in \(channelId)")
+                }
+                return (row.string(0), membership)
+            }
+            result = (AccessRules.isPrivate(channel.type), Dictionary(rows) { $1 })
         }
         channels[channelId] = result
         return result
