@@ -243,6 +243,33 @@ struct AuthorizationTests {
         #expect(try await fixture.connection("tim").perform(.deletePost(id: post.id)).first(Post.self)?.isDeleted == true)
     }
 
+    @Test func everyoneMayDoWhatIsNotAboutAChannelAndNobodyUndoesAnothersReaction() async throws {
+        let fixture = try await ServerFixture.seeded()
+        let tim = fixture.connection("tim")
+        let post = try #require(try await tim.perform(.createPost(targetType: .community, targetId: "hiking", text: "trail?"))
+            .first(Post.self))
+        _ = try await tim.perform(.createComment(postId: post.id, parentId: nil, text: "me first"))
+        _ = try await tim.perform(.addReaction(targetType: .post, targetId: post.id, name: "like"))
+        _ = try await fixture.connection("ada").perform(.addReaction(targetType: .post, targetId: post.id, name: "wow"))
+        _ = try await tim.perform(.removeReaction(targetType: .post, targetId: post.id, name: "like"))
+        _ = try await tim.perform(.joinCommunity(id: "coffee"))
+        _ = try await tim.perform(.leaveCommunity(id: "coffee"))
+        _ = try await tim.perform(.unfollow(userId: "ada"))
+        _ = try await tim.perform(.follow(userId: "ada"))
+        _ = try await tim.perform(.updateUser(displayName: "Tim B-L", about: nil, avatarURL: nil))
+        // A reaction's id holds its user: removing ada's "wow" as tim finds no reaction of tim's.
+        let notTims = SocialRecordKey(.reaction, Reaction.makeID(targetType: .post, targetId: post.id, userId: "tim", name: "wow"))
+        await #expect(throws: SocialAPIError.notFound(notTims)) {
+            try await tim.perform(.removeReaction(targetType: .post, targetId: post.id, name: "wow"))
+        }
+        #expect(try await fixture.server.record(Post.self, id: post.id)?.reactionCount == 1)
+        // The latest sequence number is server-wide, the same for every user.
+        let latest = try await fixture.server.latestSequence()
+        for userId in EmbeddedServer.demoUserIds {
+            #expect(try await fixture.connection(userId).latestSequence() == latest)
+        }
+    }
+
     // MARK: changes
 
     @Test func changeLogsHoldOnlyWhatTheUserMaySee() async throws {
