@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "LiveRepository", targets: ["LiveRepository"]),
         .library(name: "LiveSocial", targets: ["LiveSocial"]),
         .library(name: "LiveSocialServer", targets: ["LiveSocialServer"]),
+        .library(name: "LiveSocialWire", targets: ["LiveSocialWire"]),
     ],
     // Each target lists every module of this package that its sources import, even one that
     // comes in through another dependency: an import must not rely on how SwiftPM happens to
@@ -38,6 +39,8 @@ let package = Package(
         .target(name: "LiveSocial", dependencies: ["LiveRepository", "LiveData"]),
         // An in-process server implementing the remote API, for the sample and the tests.
         .target(name: "LiveSocialServer", dependencies: ["LiveSocial", "LiveRepository"]),
+        // The JSON wire form of the remote API, shared by the network client and a server (Foundation only).
+        .target(name: "LiveSocialWire", dependencies: ["LiveSocial", "LiveRepository"]),
 
         // Layer 3: the terminal sample. View models and the app's services (no terminal code).
         .target(
