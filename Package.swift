@@ -70,6 +70,7 @@ let package = Package(
         .testTarget(
             name: "LiveSocialServerTests",
             dependencies: ["LiveSocialServer", "LiveSocial", "LiveRepository", "TestSupport", "LiveTestHelper"]),
+        .testTarget(name: "LiveSocialWireTests", dependencies: ["LiveSocialWire", "LiveSocial", "LiveRepository"]),
         .testTarget(
             name: "SampleAppTests",
             dependencies: [
