@@ -48,7 +48,7 @@ let package = Package(
         // Layer 3: the terminal sample. View models and the app's services (no terminal code).
         .target(
             name: "SampleApp",
-            dependencies: ["LiveData", "LiveRepository", "LiveSocial", "LiveSocialServer"],
+            dependencies: ["LiveData", "LiveRepository", "LiveSocial", "LiveSocialServer", "LiveSocialNetwork"],
             path: "Samples/SampleApp"),
         // Views (lifecycle owners), the screen and the keyboard (no repository code).
         .target(name: "SampleTerminal", dependencies: ["SampleApp", "LiveData"], path: "Samples/SampleTerminal"),
