@@ -23,6 +23,10 @@ enum LiveDataSample {
           --latency <ms>        how long the server takes to answer (default: 300)
           --activity <seconds>  time between the other users' actions; 0 for none (default: 4)
           --reset               start over: delete the data folder's files first (every user's)
+          --server <url>        sign in to a livedata-server instead of the embedded server,
+                                such as http://127.0.0.1:8080 (the cache stays in the data folder)
+          --password <text>     the password for --server (default: $LIVEDATA_PASSWORD, else
+                                asked for without echo)
           --help                show this help
         """
 
@@ -38,7 +42,17 @@ enum LiveDataSample {
             print(usage)
             return
         }
-        let configuration = options.configuration()
+        var password: String?
+        if options.server != nil {
+            password = options.password ?? ProcessInfo.processInfo.environment["LIVEDATA_PASSWORD"]
+            if password == nil {
+                guard let typed = PasswordPrompt.read("password for \(options.userId): ") else {
+                    fail("--server needs a password: --password, LIVEDATA_PASSWORD, or type it at the prompt", code: 64)
+                }
+                password = typed
+            }
+        }
+        let configuration = options.configuration(password: password)
         if options.reset {
             do {
                 try SampleDataFolder.reset(configuration.dataFolder)

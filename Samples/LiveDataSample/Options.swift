@@ -17,6 +17,10 @@ struct Options {
     var activitySeconds: Int?
     var reset = false
     var showsHelp = false
+    /// `--server`: a `livedata-server` to sign in to instead of the embedded server.
+    var server: URL?
+    /// `--password`: the password for `--server`; else `LIVEDATA_PASSWORD`, else a prompt.
+    var password: String?
 
     init(arguments: [String]) throws {
         var remaining = arguments[...]
@@ -42,15 +46,26 @@ struct Options {
             case "--latency": latency = .milliseconds(try number(of: argument))
             case "--activity": activitySeconds = try number(of: argument)
             case "--reset": reset = true
+            case "--server":
+                let text = try value(of: argument)
+                guard let url = URL(string: text), let scheme = url.scheme, ["http", "https"].contains(scheme), url.host != nil else {
+                    throw Problem(description: "--server needs an http:// or https:// address such as http://127.0.0.1:8080, not \(text)")
+                }
+                server = url
+            case "--password": password = try value(of: argument)
             case "--help", "-h": showsHelp = true
             default: throw Problem(description: "unknown option \(argument)")
             }
         }
+        if server != nil && demo { throw Problem(description: "--demo plays on the embedded server: leave out --server") }
+        if server == nil && password != nil { throw Problem(description: "--password goes with --server") }
     }
 
     /// The configuration: the interactive defaults, or the demo's (a temporary folder, a quick
     /// server and no background activity, so that the session plays the same every time).
-    func configuration() -> SampleConfiguration {
+    ///
+    /// With `--server`, `password` is the one to sign in with (see ``LiveDataSample``).
+    func configuration(password: String? = nil) -> SampleConfiguration {
         let folder: URL
         if demo && dataFolder == nil {
             folder = FileManager.default.temporaryDirectory.appendingPathComponent("livedata-demo-\(UUID().uuidString)")
@@ -64,6 +79,7 @@ struct Options {
         }
         if let latency { configuration.latency = latency }
         if let activitySeconds { configuration.activityInterval = activitySeconds == 0 ? nil : .seconds(activitySeconds) }
+        if let server { configuration.remote = RemoteServer(url: server, password: password ?? self.password ?? "") }
         return configuration
     }
 }

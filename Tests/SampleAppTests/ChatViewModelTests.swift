@@ -101,7 +101,7 @@ struct ChatViewModelTests {
 
     @Test func loadPreviousPagesBackUntilTheFirstMessage() async throws {
         let fixture = try await EnvironmentFixture.make()
-        try await fixture.environment.others.flood(50, in: "random")
+        try await fixture.others.flood(50, in: "random")
         let all = try await fixture.serverMessages("random")
         #expect(all.count > 60)
         let chat = await openChat(fixture, "random")
@@ -392,7 +392,7 @@ struct ChatViewModelTests {
         let fixture = try await EnvironmentFixture.make()
         let chat = await openChat(fixture, hugeGapThreshold: 5)
         try await fixture.goOffline()
-        try await fixture.environment.others.flood(10, in: "general")
+        try await fixture.others.flood(10, in: "general")
         fixture.server.reconnect()
 
         let gap = try await chat.notices.next { $0.hasPrefix("huge gap") }
@@ -415,7 +415,7 @@ struct ChatViewModelTests {
         let fixture = try await EnvironmentFixture.make()
         let chat = await openChat(fixture, hugeGapThreshold: 5)
         try await fixture.goOffline()
-        try await fixture.environment.others.flood(4, in: "general")
+        try await fixture.others.flood(4, in: "general")
         fixture.server.reconnect()
         #expect(try await chat.notices.next() == "caught up: 4 message changes from the change log")
         #expect(!chat.notices.values.contains { $0.hasPrefix("huge gap") })

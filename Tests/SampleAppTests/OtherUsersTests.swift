@@ -11,7 +11,7 @@ import Testing
 struct OtherUsersTests {
     @Test func theyAreEveryoneButTheSignedInUser() async throws {
         let fixture = try await EnvironmentFixture.make()
-        let others = fixture.environment.others
+        let others = fixture.others
         #expect(others.userId == "ada")
         #expect(others.server === fixture.server)
         #expect(await others.activity.userIds == ["alan", "grace", "linus", "margaret", "tim"])
@@ -20,9 +20,9 @@ struct OtherUsersTests {
     @Test func actTakesTheActionsAndDescribesEachOne() async throws {
         let fixture = try await EnvironmentFixture.make()
         let before = try await fixture.server.latestSequence()
-        let done = try await fixture.environment.others.act(times: 4)
+        let done = try await fixture.others.act(times: 4)
         #expect(done.count == 4)
-        #expect(await fixture.environment.others.activity.actionCount == 4)
+        #expect(await fixture.others.activity.actionCount == 4)
         #expect(try await fixture.server.latestSequence() > before)
         let verbs = ["wrote in #", "posted in ", "commented on a post", "reacted ", "took back a reaction",
                      "followed ", "unfollowed ", "updated something"]
@@ -36,22 +36,22 @@ struct OtherUsersTests {
     @Test func theSameSeedOnTheSameDataTakesTheSameActions() async throws {
         let first = try await EnvironmentFixture.make()
         let second = try await EnvironmentFixture.make()
-        let firstDone = try await first.environment.others.act(times: 6)
-        let secondDone = try await second.environment.others.act(times: 6)
+        let firstDone = try await first.others.act(times: 6)
+        let secondDone = try await second.others.act(times: 6)
         #expect(firstDone == secondDone)
     }
 
     @Test func actingNoTimesDoesNothing() async throws {
         let fixture = try await EnvironmentFixture.make()
         let before = try await fixture.server.latestSequence()
-        #expect(try await fixture.environment.others.act(times: 0) == [])
-        #expect(try await fixture.environment.others.act(times: -3) == [])
+        #expect(try await fixture.others.act(times: 0) == [])
+        #expect(try await fixture.others.act(times: -3) == [])
         #expect(try await fixture.server.latestSequence() == before)
     }
 
     @Test func aWrittenMessageIsDescribedWithItsChannel() async throws {
         let fixture = try await EnvironmentFixture.make()
-        let done = try await fixture.environment.others.act(times: 20)
+        let done = try await fixture.others.act(times: 20)
         let messages = try await fixture.server.records(.messages(channelId: "general", newestFirst: false))
             + fixture.server.records(.messages(channelId: "random", newestFirst: false))
             + fixture.server.records(.messages(channelId: "keynote", newestFirst: false))
@@ -65,7 +65,7 @@ struct OtherUsersTests {
 
     @Test func replyPicksTheFirstOtherMemberAndCyclesThroughStockReplies() async throws {
         let fixture = try await EnvironmentFixture.make()
-        let others = fixture.environment.others
+        let others = fixture.others
         #expect(try await others.reply(in: "random") == "alan")
         #expect(try await others.reply(nil, in: "random") == "alan")
         let newest = try await fixture.serverMessages("random").suffix(2)
@@ -85,7 +85,7 @@ struct OtherUsersTests {
         let fixture = try await EnvironmentFixture.make()
         try await fixture.server.createChannel(id: "solo", displayName: "Solo", type: .community, memberIds: ["ada"])
         await #expect(throws: SocialAPIError.invalidRequest("nobody else is a member of solo")) {
-            try await fixture.environment.others.reply(in: "solo")
+            try await fixture.others.reply(in: "solo")
         }
         #expect(try await fixture.serverMessages("solo").isEmpty)
     }
@@ -93,13 +93,13 @@ struct OtherUsersTests {
     @Test func floodWritesCountMessagesRoundRobinAmongTheOtherMembers() async throws {
         let fixture = try await EnvironmentFixture.make()
         let before = try await fixture.serverChannel("random").messageCount
-        try await fixture.environment.others.flood(5, in: "random")
+        try await fixture.others.flood(5, in: "random")
         let flood = try await fixture.serverMessages("random").suffix(5)
         #expect(flood.map(\.userId) == ["alan", "grace", "linus", "alan", "grace"])
         #expect(flood.map(\.text) == (1...5).map { "Message \($0) of 5 while you were away" })
         #expect(try await fixture.serverChannel("random").messageCount == before + 5)
 
-        try await fixture.environment.others.flood(0, in: "random")
+        try await fixture.others.flood(0, in: "random")
         #expect(try await fixture.serverChannel("random").messageCount == before + 5)
     }
 
@@ -107,14 +107,14 @@ struct OtherUsersTests {
         let fixture = try await EnvironmentFixture.make()
         try await fixture.server.createChannel(id: "solo", displayName: "Solo", type: .community, memberIds: ["ada"])
         await #expect(throws: SocialAPIError.self) {
-            try await fixture.environment.others.flood(3, in: "solo")
+            try await fixture.others.flood(3, in: "solo")
         }
         #expect(try await fixture.serverMessages("solo").isEmpty)
     }
 
     @Test func theBackgroundActivityNeverActsAsASignedInUser() async throws {
         let fixture = try await EnvironmentFixture.make(userId: "alan")
-        let others = fixture.environment.others
+        let others = fixture.others
         #expect(await others.activity.userIds == ["ada", "grace", "linus", "margaret", "tim"], "never as alan")
         var actors: Set<String> = []
         for seed in 0..<40 as Range<UInt64> {
@@ -127,17 +127,17 @@ struct OtherUsersTests {
     @Test func onlyTheAppOfTheFirstSignedInUserActsInTheBackground() async throws {
         let fixture = try await EnvironmentFixture.make(userId: "alan")
         let before = try await fixture.server.latestSequence()
-        #expect(try await fixture.environment.others.actInBackground(signedIn: ["ada", "alan"], seed: 1) == nil, "ada's app acts")
+        #expect(try await fixture.others.actInBackground(signedIn: ["ada", "alan"], seed: 1) == nil, "ada's app acts")
         #expect(try await fixture.server.latestSequence() == before)
-        #expect(try await fixture.environment.others.actInBackground(signedIn: ["alan", "grace"], seed: 1) != nil)
-        #expect(try await fixture.environment.others.actInBackground(signedIn: [], seed: 2) != nil, "alone")
+        #expect(try await fixture.others.actInBackground(signedIn: ["alan", "grace"], seed: 1) != nil)
+        #expect(try await fixture.others.actInBackground(signedIn: [], seed: 2) != nil, "alone")
     }
 
     @Test func nobodyActsWhenEveryoneIsSignedIn() async throws {
         let fixture = try await EnvironmentFixture.make()
         let before = try await fixture.server.latestSequence()
         let everyone = Set(["ada", "alan", "grace", "linus", "margaret", "tim"])
-        #expect(try await fixture.environment.others.actInBackground(signedIn: everyone, seed: 1) == nil)
+        #expect(try await fixture.others.actInBackground(signedIn: everyone, seed: 1) == nil)
         #expect(try await fixture.server.latestSequence() == before)
     }
 

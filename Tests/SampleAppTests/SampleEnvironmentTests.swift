@@ -26,18 +26,20 @@ struct SampleEnvironmentTests {
         let ada = try await SampleEnvironment.open(configuration(folder, "ada"))
         #expect(ada.launchNotice == nil, "a first run has nothing to tell")
         #expect(ada.session?.userId == "ada")
-        let before = try await ada.server.latestSequence()
+        let adaServer = try #require(ada.server)
+        let before = try await adaServer.latestSequence()
 
         let alan = try await SampleEnvironment.open(configuration(folder, "alan"))
         #expect(alan.userId == "alan")
         #expect(alan.launchNotice == "also signed in on this data folder: ada")
-        #expect(try await alan.server.latestSequence() == before, "nobody was away: the other users did nothing")
+        let alanServer = try #require(alan.server)
+        #expect(try await alanServer.latestSequence() == before, "nobody was away: the other users did nothing")
         #expect(SampleSession.signedInUsers(in: folder.url) == ["ada", "alan"])
         #expect(folder.contents.filter { $0.hasPrefix("cache") || $0.hasPrefix("read-markers") } == [])
         for user in ["ada", "alan"] {
             #expect(FileManager.default.fileExists(atPath: folder.file("users/\(user)/cache.sqlite").path))
         }
-        let seenByAlan = try await alan.server.ids(of: .user)
+        let seenByAlan = try await alanServer.ids(of: .user)
         #expect(seenByAlan == EmbeddedServer.demoUserIds, "seeded once")
 
         await close(alan)
@@ -53,17 +55,19 @@ struct SampleEnvironmentTests {
         let folder = try TemporaryDirectory()
         let ada = try await SampleEnvironment.open(configuration(folder, "ada"))
         let alan = try await SampleEnvironment.open(configuration(folder, "alan"))
-        let error = await #expect(throws: SocialAPIError.self) { try await ada.others.reply(in: "ada-alan") }
+        let others = try #require(ada.others)
+        let server = try #require(ada.server)
+        let error = await #expect(throws: SocialAPIError.self) { try await others.reply(in: "ada-alan") }
         #expect(error == .invalidRequest("the other members of ada-alan are signed in on this data folder and speak for themselves"))
-        for _ in 0..<6 { #expect(try await ada.others.reply(in: "general") != "alan") }
-        let before = try await ada.server.latestSequence()
-        try await ada.others.flood(10, in: "general")
-        let flooded = try await ada.server.records(.messages(channelId: "general", newestFirst: true)).prefix(10)
+        for _ in 0..<6 { #expect(try await others.reply(in: "general") != "alan") }
+        let before = try await server.latestSequence()
+        try await others.flood(10, in: "general")
+        let flooded = try await server.records(.messages(channelId: "general", newestFirst: true)).prefix(10)
         #expect(flooded.count == 10 && !flooded.contains { $0.userId == "alan" || $0.userId == "ada" })
-        #expect(try await ada.server.latestSequence() > before)
+        #expect(try await server.latestSequence() > before)
 
         await close(alan)
-        #expect(try await ada.others.reply(in: "ada-alan") == "alan", "alan quit: his part is simulated again")
+        #expect(try await others.reply(in: "ada-alan") == "alan", "alan quit: his part is simulated again")
         await close(ada)
     }
 

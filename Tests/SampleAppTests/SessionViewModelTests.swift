@@ -67,7 +67,7 @@ struct SessionViewModelTests {
     @Test func othersActingOnceTellsWhatTheyDid() async throws {
         let fixture = try await EnvironmentFixture.make()
         let twin = try await EnvironmentFixture.make()
-        let expected = try await twin.environment.others.act(times: 1)
+        let expected = try await twin.others.act(times: 1)
         let session = SessionViewModel(environment: fixture.environment)
         let notices = session.notices.record()
         await session.othersAct().value
@@ -81,7 +81,7 @@ struct SessionViewModelTests {
         let notices = session.notices.record()
         await session.othersAct(times: 3).value
         #expect(notices.values == ["others took 3 actions"])
-        #expect(await fixture.environment.others.activity.actionCount == 3)
+        #expect(await fixture.others.activity.actionCount == 3)
     }
 
     @Test func othersThatCannotActSaySo() async throws {

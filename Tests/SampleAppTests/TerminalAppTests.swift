@@ -107,7 +107,7 @@ struct TerminalAppTests {
 
     @Test func moreLoadsOlderMessagesBehindAndScrollsUpOnceTheyAreIn() async throws {
         let (app, _, fixture) = try await started()
-        try await fixture.environment.others.flood(50, in: "random")
+        try await fixture.others.flood(50, in: "random")
         _ = app.execute(.open("random"))
         try await waitUntilFresh(app)
         let chat = try #require(app.navigator.top as? ChatView)

@@ -45,7 +45,7 @@ struct SampleCommandLineTests {
         let result = try await SampleProcess(data: folder, arguments: ["--help"]).finish()
         #expect(result.status == 0)
         #expect(result.output.hasPrefix("usage: LiveDataSample [options]"))
-        for option in ["--data", "--user", "--demo", "--plain", "--latency", "--activity", "--reset", "--help"] {
+        for option in ["--data", "--user", "--demo", "--plain", "--latency", "--activity", "--reset", "--server", "--password", "--help"] {
             #expect(result.output.contains(option))
         }
         #expect(result.errors.isEmpty)
@@ -60,6 +60,31 @@ struct SampleCommandLineTests {
         #expect(result.status == 0)
         #expect(FileManager.default.fileExists(atPath: folder.file("users/ada/cache.sqlite").path))
         #expect(folder.contents.contains("server.sqlite"))
+    }
+
+    @Test(arguments: [
+        (["--server", "127.0.0.1:8080"], "--server needs an http:// or https:// address"),
+        (["--server", "ftp://example.org"], "--server needs an http:// or https:// address"),
+        (["--password", "secret"], "--password goes with --server"),
+        (["--server", "http://127.0.0.1:1", "--demo"], "--demo plays on the embedded server"),
+    ])
+    func aMisusedNetworkOptionExitsWith64(arguments: [String], message: String) async throws {
+        let folder = try TemporaryDirectory()
+        let result = try await SampleProcess(data: folder, arguments: arguments).finish()
+        #expect(result.status == 64)
+        #expect(result.errors.hasPrefix("LiveDataSample: \(message)"), "errors: \(result.errors)")
+        #expect(folder.contents.isEmpty, "a refused command line touched the data folder")
+    }
+
+    @Test func aServerThatCannotBeReachedExitsWith1AndSaysSo() async throws {
+        let folder = try TemporaryDirectory()
+        // Nothing listens on port 1 of the loopback address: the connection is refused at once.
+        let result = try await SampleProcess(data: folder, arguments: ["--server", "http://127.0.0.1:1", "--password", "x"]).finish()
+        #expect(result.status == 1)
+        #expect(result.errors.hasPrefix("LiveDataSample: cannot sign in to http://127.0.0.1:1"), "errors: \(result.errors)")
+        #expect(result.errors.contains("Is livedata-server running there?"))
+        #expect(!folder.contents.contains("server.sqlite"), "across machines there is no server file")
+        #expect(result.output.isEmpty)
     }
 }
 #endif

@@ -14,6 +14,10 @@ import Foundation
 /// <data>/users/<id>/session.lock   held while that user's app runs
 /// <data>/legacy/                   an older version's shared cache, when it was set aside
 /// ```
+///
+/// Across machines (``remote`` set: `--server URL`) there is no server file: each user's folder
+/// is under the server's, `<data>/servers/<host>-<port>/users/<id>/`, so that the caches of two
+/// servers never mix.
 public struct SampleConfiguration: Sendable, Hashable {
     /// The folder holding the embedded server's database and each user's folder.
     public var dataFolder: URL
@@ -26,6 +30,10 @@ public struct SampleConfiguration: Sendable, Hashable {
     public var activityInterval: Duration?
     /// The seed of the other users' random actions.
     public var seed: UInt64
+    /// The network server to sign in to instead of the embedded one, or nil for the embedded
+    /// server (the default). ``latency``, ``activityInterval`` and ``seed`` apply to the
+    /// embedded server only.
+    public var remote: RemoteServer?
 
     /// Creates a configuration; every value but the folder has the interactive app's default.
     public init(
@@ -42,8 +50,14 @@ public struct SampleConfiguration: Sendable, Hashable {
     /// The embedded server's database in ``dataFolder``, shared by every user's app: the "remote"
     /// data survives a restart, and each process's server sees the others' writes.
     public var serverURL: URL { dataFolder.appendingPathComponent("server.sqlite") }
-    /// The signed-in user's own folder: `users/<id>` in ``dataFolder``.
-    public var userFolder: URL { Self.userFolder(of: userId, in: dataFolder) }
+    /// The signed-in user's own folder: `users/<id>` in ``dataFolder``, or in the server's folder
+    /// `servers/<host>-<port>` across machines.
+    public var userFolder: URL {
+        guard let remote else { return Self.userFolder(of: userId, in: dataFolder) }
+        let serverFolder = dataFolder.appendingPathComponent("servers", isDirectory: true)
+            .appendingPathComponent(remote.folderName, isDirectory: true)
+        return Self.userFolder(of: userId, in: serverFolder)
+    }
     /// The signed-in user's cache file in ``userFolder``.
     public var cacheURL: URL { userFolder.appendingPathComponent("cache.sqlite") }
     /// The file of the signed-in user's read markers (what they have read of each channel) in ``userFolder``.

@@ -8,6 +8,10 @@ public enum SampleError: Error, Hashable, CustomStringConvertible {
     case unknownUser(String, known: [String])
     /// `--reset` while these users' apps run on the data folder.
     case signedIn([String])
+    /// The network server refused the sign-in (a wrong user id or password), with its reason.
+    case signInRefused(String, reason: String)
+    /// The network server could not be reached, or failed, at sign-in.
+    case serverUnreachable(String, reason: String)
 
     /// The error in words, with what to do about it.
     public var description: String {
@@ -20,6 +24,10 @@ public enum SampleError: Error, Hashable, CustomStringConvertible {
             "there is no user '\(user)'; sign in as one of: \(known.joined(separator: ", "))."
         case .signedIn(let users):
             "cannot start over while \(users.joined(separator: ", ")) \(users.count == 1 ? "is" : "are") signed in on this data folder: quit \(users.count == 1 ? "that app" : "those apps") first."
+        case .signInRefused(let server, let reason):
+            "\(server) refused the sign-in: \(Self.sentence(reason)) Check --user and the password (--password or LIVEDATA_PASSWORD); a new server prints its demo users' passwords once and keeps them in <data>/demo-credentials."
+        case .serverUnreachable(let server, let reason):
+            "cannot sign in to \(server): \(Self.sentence(reason)) Is livedata-server running there?"
         }
     }
 

@@ -1,5 +1,7 @@
+import Foundation
 import LiveData
 import LiveSocial
+import LiveSocialNetwork
 
 /// The app-wide part of the status line: whether the app is online, and what the other users
 /// just did; with the commands that drive the simulated world (go offline and back, make others act).
@@ -8,15 +10,26 @@ import LiveSocial
 /// real-time events are missed, and the other users' writes pile up in the server's change log.
 /// Coming back, the channel list and the open chat catch up from that log (or, when too much
 /// was missed, the chat reloads).
+///
+/// Across machines the network decides: ``connection`` follows the transport's connection state
+/// (connecting, reconnecting with a countdown to the next try, signed out), and the simulator
+/// commands are refused with a notice that says why.
 @MainActor
 public final class SessionViewModel {
     private let environment: SampleEnvironment
     private let onlineData: MutableLiveData<Bool>
+    private let connectionData: MutableLiveData<String>
+    /// Counts down to the next reconnection try, once a second, while the network transport waits;
+    /// it ends with the wait, or with the view model.
+    private var countdown: Task<Void, Never>?
     /// Kept while nobody observes: the launch notice is sent before the app starts observing.
     private let noticeEvents = MutableLiveEvent<String>(whenUnobserved: .keep)
 
     /// Whether the app is connected to the server.
     public var isOnline: LiveData<Bool> { onlineData }
+    /// The connection for the status line: "● online", "○ offline", or across machines
+    /// "◌ connecting", "◌ reconnecting in 3 s" and "✕ signed out (why)".
+    public var connection: LiveData<String> { connectionData }
     /// Session-wide notices, each delivered once: the connection changed, others acted, or a
     /// problem (such as read markers that could not be read or saved). Those sent while nobody
     /// observes go to the first observer.
@@ -28,7 +41,9 @@ public final class SessionViewModel {
     /// markers' problem, if any, and every new problem of the read markers is a notice too.
     public init(environment: SampleEnvironment) {
         self.environment = environment
-        onlineData = MutableLiveData(data: environment.server.isConnected)
+        let online = environment.server?.isConnected ?? environment.network?.currentConnectionState.isConnected ?? false
+        onlineData = MutableLiveData(data: online)
+        connectionData = MutableLiveData(data: Self.summary(online: online))
         let problems = environment.readMarkers.problem
         let startup = [environment.launchNotice, problems.data].compactMap { $0 }
         if !startup.isEmpty { noticeEvents.send(startup.joined(separator: "; ")) }
@@ -36,21 +51,70 @@ public final class SessionViewModel {
         problems.observe(owner: self) { [unowned self] problem in
             if let problem { noticeEvents.send(problem) }
         }
+        if let network = environment.network {
+            network.connectionState.observe(owner: self) { [unowned self] state in
+                if let state { show(state) }
+            }
+            network.connectionState.dispatch()
+        }
+    }
+
+    /// The embedded server's connection in words.
+    private static func summary(online: Bool) -> String { online ? "● online" : "○ offline" }
+
+    /// Shows the network transport's state, counting down to the next try while reconnecting.
+    private func show(_ state: ConnectionState) {
+        countdown?.cancel()
+        countdown = nil
+        onlineData.data = state.isConnected
+        connectionData.data = Self.summary(of: state, now: Date())
+        switch state {
+        case .reconnecting(_, let nextTry):
+            countdown = Task { [weak self] in
+                while !Task.isCancelled, Date() < nextTry {
+                    try? await Task.sleep(for: .seconds(1))
+                    guard let self, !Task.isCancelled else { return }
+                    self.connectionData.data = Self.summary(of: state, now: Date())
+                }
+            }
+        case .signedOut(let reason):
+            noticeEvents.send("signed out: \(reason); quit and sign in again")
+        default:
+            break
+        }
+    }
+
+    /// The network transport's state in words.
+    private static func summary(of state: ConnectionState, now: Date) -> String {
+        switch state {
+        case .connected: "● online"
+        case .connecting, .reconnecting: "◌ \(state.summary(now: now))"
+        case .signedOut: "✕ signed out"
+        }
+    }
+
+    /// The refusal of a simulator command across machines, as a notice.
+    private func refuseAcrossMachines(_ what: String) {
+        noticeEvents.send("\(what) works with the embedded server only: across machines the other users are real people")
     }
 
     /// Drops the connection.
     public func goOffline() {
+        guard let server = environment.server else { return refuseAcrossMachines("/offline") }
         guard onlineData.data == true else { return }
-        environment.server.disconnect()
+        server.disconnect()
         onlineData.data = false
+        connectionData.data = Self.summary(online: false)
         noticeEvents.send("offline: others keep writing; their changes wait in the server's change log")
     }
 
     /// Restores the connection; the open screens catch up by themselves.
     public func goOnline() {
+        guard let server = environment.server else { return refuseAcrossMachines("/online") }
         guard onlineData.data == false else { return }
-        environment.server.reconnect()
+        server.reconnect()
         onlineData.data = true
+        connectionData.data = Self.summary(online: true)
         noticeEvents.send("online: catching up with the change log")
     }
 
@@ -60,7 +124,10 @@ public final class SessionViewModel {
     /// - Returns: the task doing it (for tests; the app does not wait).
     @discardableResult
     public func othersAct(times: Int = 1) -> Task<Void, Never> {
-        let others = environment.others
+        guard let others = environment.others else {
+            refuseAcrossMachines("/others")
+            return Task {}
+        }
         return Task { [noticeEvents] in
             do {
                 let done = try await others.act(times: times)
@@ -77,7 +144,10 @@ public final class SessionViewModel {
     /// - Returns: the task doing it (for tests; the app does not wait).
     @discardableResult
     public func reply(_ text: String?, in channelId: String) -> Task<Void, Never> {
-        let others = environment.others
+        guard let others = environment.others else {
+            refuseAcrossMachines("/reply")
+            return Task {}
+        }
         return Task { [noticeEvents] in
             do {
                 let speaker = try await others.reply(text, in: channelId)
@@ -94,7 +164,10 @@ public final class SessionViewModel {
     /// - Returns: the task doing it (for tests; the app does not wait).
     @discardableResult
     public func flood(_ count: Int, in channelId: String) -> Task<Void, Never> {
-        let others = environment.others
+        guard let others = environment.others else {
+            refuseAcrossMachines("/flood")
+            return Task {}
+        }
         return Task { [noticeEvents] in
             do {
                 try await others.flood(count, in: channelId)

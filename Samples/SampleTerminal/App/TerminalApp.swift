@@ -43,7 +43,7 @@ public final class TerminalApp {
     private var isRenderScheduled = false
     private var waiters: [Int: Waiter] = [:]
     private var nextWaiter = 0
-    private var onlineObserver: Observer<Bool?>?
+    private var connectionObserver: Observer<String?>?
     private var noticeObserver: Observer<String>?
     private var noticeLineObserver: Observer<String?>?
 
@@ -78,7 +78,7 @@ public final class TerminalApp {
         // Weakly: the navigator and the session are public, and may outlive the app.
         navigator.onChange = { [weak self] in self?.setNeedsDisplay() }
         navigator.onNotice = { [weak self] in self?.say($0) }
-        onlineObserver = session.isOnline.observeForever { [weak self] _ in self?.setNeedsDisplay() }
+        connectionObserver = session.connection.observeForever { [weak self] _ in self?.setNeedsDisplay() }
         // The launch notice, sent before anyone observed, was kept for this first observer.
         noticeObserver = session.notices.observeForever { [weak self] in self?.say($0) }
         noticeLineObserver = noticeLine.text.observeForever { [weak self] _ in self?.setNeedsDisplay() }
@@ -142,7 +142,7 @@ public final class TerminalApp {
 
     /// Leaves every screen, stops the services and restores the terminal.
     public func shutdown() {
-        if let onlineObserver { session.isOnline.remove(observer: onlineObserver) }
+        if let connectionObserver { session.connection.remove(observer: connectionObserver) }
         if let noticeObserver { session.notices.remove(observer: noticeObserver) }
         if let noticeLineObserver { noticeLine.text.remove(observer: noticeLineObserver) }
         navigator.closeAll()
@@ -290,7 +290,7 @@ public final class TerminalApp {
         }
         let tabs = Navigator.Tab.allCases.map { $0 == navigator.tab ? "[\($0.rawValue)]" : " \($0.rawValue) " }
         let header = " LiveData Sample · \(session.userId)   " + tabs.joined(separator: " ") + "   ? help"
-        var status = "\(session.userId) · " + (session.isOnline.data == true ? "● online" : "○ offline")
+        var status = "\(session.userId) · " + (session.connection.data ?? "")
         if let top {
             if top.status.isLoading { status += " · loading…" }
             if top.showsDataStatus { status += " · \(top.status.source.rawValue)" }

@@ -19,6 +19,11 @@ final class EnvironmentFixture {
     let environment: SampleEnvironment
 
     var readMarkers: ReadMarkers { environment.readMarkers }
+    /// The simulated other users: always there, since the fixture's backend is an embedded server.
+    var others: OtherUsers {
+        guard let others = environment.others else { fatalError("a fixture's environment has an embedded server") }
+        return others
+    }
     var userId: String { environment.userId }
 
     /// A new seeded server and an environment over it; waits until the client knows it is connected.
