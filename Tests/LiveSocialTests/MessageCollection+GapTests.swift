@@ -66,6 +66,31 @@ struct MessageCollectionGapTests {
         #expect(strict.recorder.addedMessages.isEmpty)
         #expect(strict.collection.succeededMessages == shown)
     }
+
+    // Messages the collection already shows are not missed: the user's own messages, sent while
+    // the start waited for the server and shown by it, are in the change log after the sync point
+    // the start took, but the catch-up does not count them toward the threshold (issue 24; found by
+    // MessageCollectionModelTests, seed 70145).
+    @Test func messagesTheCollectionAlreadyShowsDoNotCountTowardTheThreshold() async throws {
+        let fixture = try await ClientFixture()
+        let (client, gate) = try fixture.gatedClient()
+        let collection = client.createMessageCollection(channelId: "general", hugeGapThreshold: 3)
+        let recorder = MessageCollectionRecorder()
+        collection.delegate = recorder
+        await gate.close()
+        let start = Task { await collection.start() }
+        await gate.waitUntilHolding(2)
+        let mine = [try await client.messages.send("mine 1", to: "general"), try await client.messages.send("mine 2", to: "general")]
+        await gate.open()
+        #expect(await start.value.apiError == nil)
+        #expect(Array(collection.succeededMessages.suffix(2)) == mine, "both sent messages are shown")
+
+        // Exactly the threshold changed offline: a catch-up, not a huge gap.
+        let missed = try await fixture.sendOffline(count: 3, prefix: "missed")
+        let heard = try await recorder.next { $0.isAdded(source: .changelog) || $0 == .hugeGapDetected }
+        #expect(heard == .added(missed, MessageContext(sendingStatus: .succeeded, source: .changelog)))
+        #expect(Array(collection.succeededMessages.suffix(5)) == mine + missed)
+    }
 }
 
 extension ClientFixture {
