@@ -98,11 +98,11 @@ public struct RandomRuns: Sendable {
     /// a crash) still says which seeds it was playing.
     private func announce() {
         guard isLong, replaySeed == nil else { return }
-        print("\(filter) (long mode, \(longMinutes ?? "?") min): seeds from \(baseSeedVariable)=\(baseSeed)")
+        print("\(filter) (long mode, \(longMinutes ?? "?") min): seeds from \(baseSeedAssignment)")
     }
 
     /// The base seed as it appears in commands: `LIVEDATA_BASE_SEED=<base>`.
-    private var baseSeedVariable: String { "\(Self.baseSeedVariable)=\(baseSeed)" }
+    private var baseSeedAssignment: String { "\(Self.baseSeedVariable)=\(baseSeed)" }
 
     /// The seeds of a run, one at a time: the replayed one, or base, base + 1, … while the mode lasts.
     private struct Schedule {
@@ -135,7 +135,7 @@ public struct RandomRuns: Sendable {
     /// run found it (and, without the seed variable, replays the whole run).
     public func replayCommand(seed: UInt64) -> String {
         var variables = "\(seedVariable)=\(seed)"
-        if let longMinutes { variables = "\(baseSeedVariable) \(variables) \(Self.longModeVariable)=\(longMinutes)" }
+        if let longMinutes { variables = "\(baseSeedAssignment) \(variables) \(Self.longModeVariable)=\(longMinutes)" }
         return "\(variables) swift test --filter \(filter)"
     }
 
@@ -146,7 +146,7 @@ public struct RandomRuns: Sendable {
         if let replaySeed {
             mode = "replaying seed \(replaySeed)"
         } else if let longMinutes {
-            mode = "long mode, \(longMinutes) min, \(baseSeedVariable)"
+            mode = "long mode, \(longMinutes) min, \(baseSeedAssignment)"
         } else {
             mode = "quick mode"
         }
