@@ -171,6 +171,40 @@ struct ChannelCollectionTests {
         #expect(cached == fresh, "the cache keeps the copy the change stored")
     }
 
+    // A change to a channel beyond the loaded part, made while the page that reaches it loads, is
+    // not reported at once; the page's older copy does not replace it: the newer copy joins the
+    // list, reported as added, and stays in the cache.
+    @Test func aChannelChangedWhileThePageThatReachesItLoadsJoinsWithItsNewerCopy() async throws {
+        let fixture = try await ClientFixture()
+        let (client, gate) = try fixture.gatedClient()
+        let server = try await fixture.server.records(.channels())
+        let collection = client.createChannelCollection(pageSize: server.count - 1)
+        let recorder = ChannelCollectionRecorder()
+        collection.delegate = recorder
+        try await collection.loadMore()
+        let target = try #require(server.last)
+
+        await gate.close()
+        let page = Task { try await collection.loadMore() }
+        await gate.waitUntilHolding(1)
+        _ = try await fixture.server.perform(.leaveChannel(id: target.id), as: "alan")
+        let changed = try #require(try await fixture.server.record(Channel.self, id: target.id))
+        #expect(changed.memberCount == target.memberCount - 1 && changed.lastActivityAt == target.lastActivityAt)
+        let cachedObject = LiveObject<Channel>(store: client.store, id: target.id, fetch: nil)
+        let (cacheLog, token) = cachedObject.record()
+        _ = try await cachedObject.next(in: cacheLog) { $0.snapshot == changed }
+        #expect(recorder.log.all.isEmpty, "beyond the loaded part, the change is not reported yet")
+        await gate.open()
+
+        #expect(try await page.value == [changed])
+        #expect(collection.channels.map(\.id) == server.map(\.id))
+        #expect(collection.channels.last == changed)
+        #expect(recorder.log.all == [.added([changed], ChannelContext(source: .event))])
+        let cached = try await client.store.read { try Channel.read(id: target.id, from: $0) }
+        #expect(cached == changed, "the cache keeps the copy the change stored")
+        withExtendedLifetime((cachedObject, token)) {}
+    }
+
     // A channel deleted while the app was closed shows in a page read from the cache while the
     // server fails; the server's next page drops it from the list and from the cache (issue 24).
     @Test func aServerPageAfterACachedPageDropsTheChannelsTheServerNoLongerLists() async throws {
