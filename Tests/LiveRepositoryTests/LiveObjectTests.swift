@@ -305,4 +305,42 @@ import Testing
         #expect(await server.requestCount == 2)
         _ = token
     }
+
+    /// The live object's side of c7393e3 (issue 24): a server answer read before a change to the
+    /// record (a real-time event, say) but stored after it undid the change, in the snapshot and
+    /// in the cache, and brought back a record the change deleted.
+    @Test func aServerAnswerDoesNotUndoChangesMadeWhileItWasOnItsWay() async throws {
+        let store = try await makeNoteStore([Note(id: "a", rank: 1, body: "cached"), Note(id: "b", rank: 2, body: "cached")])
+        let (edited, editedServer) = serverObject(store, id: "a")
+        let (editedLog, editedToken) = observe(edited)
+        #expect(try await editedLog.next().snapshot?.body == "cached")
+        await editedServer.awaitRequest()
+        try await store.write { try $0.upsert(Note(id: "a", rank: 1, body: "edited")) }
+        _ = try await editedLog.next { $0.snapshot?.body == "edited" }
+        // The answer as the server read it, before the edit.
+        await editedServer.answer(.success(Note(id: "a", rank: 1, body: "cached")))
+        let fresh = try await editedLog.next { $0.loading == .loaded }
+        #expect(fresh.status == .fresh)
+        #expect(fresh.snapshot?.body == "edited")
+        #expect(try await store.write { try $0.record(Note.self, id: "a") }?.body == "edited")
+
+        let (deleted, deletedServer) = serverObject(store, id: "b")
+        let (deletedLog, deletedToken) = observe(deleted)
+        #expect(try await deletedLog.next().snapshot?.body == "cached")
+        await deletedServer.awaitRequest()
+        try await store.write { _ = try $0.delete(Note.self, id: "b") }
+        _ = try await deletedLog.next { $0.snapshot == nil }
+        await deletedServer.answer(.success(Note(id: "b", rank: 2, body: "cached")))
+        let gone = try await deletedLog.next { $0.loading == .loaded }
+        #expect(gone.status == .notExist)
+        #expect(gone.snapshot == nil)
+        #expect(try await store.write { try $0.record(Note.self, id: "b") } == nil)
+
+        // An answer to a request made after the change is stored as usual.
+        edited.refresh()
+        await editedServer.answer(.success(Note(id: "a", rank: 1, body: "server")))
+        #expect(try await editedLog.next { $0.loading == .loaded }.snapshot?.body == "server")
+        #expect(try await store.write { try $0.record(Note.self, id: "a") }?.body == "server")
+        _ = (editedToken, deletedToken)
+    }
 }

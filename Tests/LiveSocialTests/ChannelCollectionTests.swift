@@ -135,6 +135,102 @@ struct ChannelCollectionTests {
         await #expect(throws: SocialAPIError.self) { try await empty.client.createChannelCollection().loadMore() }
     }
 
+    // A page the server answered before a live change, and that reaches the client after it, does
+    // not undo the change: the changed channel keeps its newer copy and its place, in the list and
+    // in the cache (issue 24).
+    @Test func aPageDoesNotUndoAChangeThatArrivedWhileItWasOnItsWay() async throws {
+        let fixture = try await ClientFixture()
+        let (client, gate) = try fixture.gatedClient()
+        let server = try await fixture.server.records(.channels())
+        #expect(server.count >= 3)
+        let collection = client.createChannelCollection(pageSize: server.count - 1)
+        let recorder = ChannelCollectionRecorder()
+        collection.delegate = recorder
+        try await collection.loadMore()
+        let target = try #require(server.last)
+        #expect(!collection.channels.contains { $0.id == target.id }, "the oldest channel is on the second page")
+
+        await gate.close()
+        let page = Task { try await collection.loadMore() }
+        await gate.waitUntilHolding(1)
+        _ = try await fixture.server.perform(.sendText("news", channelId: target.id, clientRequestId: "n1"), as: "alan")
+        _ = try await recorder.log.next { entry in
+            if case .added(let channels, _) = entry { channels.contains { $0.id == target.id } } else { false }
+        }
+        #expect(collection.channels.first?.id == target.id)
+        await gate.open()
+        _ = try await page.value
+
+        let now = try await fixture.server.records(.channels())
+        let fresh = try #require(now.first)
+        #expect(fresh.id == target.id && fresh.lastMessageText == "news")
+        #expect(collection.channels.map(\.id) == now.map(\.id), "the list keeps the change and the server's order")
+        #expect(collection.channels.first == fresh)
+        #expect(collection.snapshot.data == collection.channels)
+        let cached = try await client.store.read { try Channel.read(id: target.id, from: $0) }
+        #expect(cached == fresh, "the cache keeps the copy the change stored")
+    }
+
+    // A change to a channel beyond the loaded part, made while the page that reaches it loads, is
+    // not reported at once; the page's older copy does not replace it: the newer copy joins the
+    // list, reported as added, and stays in the cache.
+    @Test func aChannelChangedWhileThePageThatReachesItLoadsJoinsWithItsNewerCopy() async throws {
+        let fixture = try await ClientFixture()
+        let (client, gate) = try fixture.gatedClient()
+        let server = try await fixture.server.records(.channels())
+        let collection = client.createChannelCollection(pageSize: server.count - 1)
+        let recorder = ChannelCollectionRecorder()
+        collection.delegate = recorder
+        try await collection.loadMore()
+        let target = try #require(server.last)
+
+        await gate.close()
+        let page = Task { try await collection.loadMore() }
+        await gate.waitUntilHolding(1)
+        _ = try await fixture.server.perform(.leaveChannel(id: target.id), as: "alan")
+        let changed = try #require(try await fixture.server.record(Channel.self, id: target.id))
+        #expect(changed.memberCount == target.memberCount - 1 && changed.lastActivityAt == target.lastActivityAt)
+        let cachedObject = LiveObject<Channel>(store: client.store, id: target.id, fetch: nil)
+        let (cacheLog, token) = cachedObject.record()
+        _ = try await cachedObject.next(in: cacheLog) { $0.snapshot == changed }
+        #expect(recorder.log.all.isEmpty, "beyond the loaded part, the change is not reported yet")
+        await gate.open()
+
+        #expect(try await page.value == [changed])
+        #expect(collection.channels.map(\.id) == server.map(\.id))
+        #expect(collection.channels.last == changed)
+        #expect(recorder.log.all == [.added([changed], ChannelContext(source: .event))])
+        let cached = try await client.store.read { try Channel.read(id: target.id, from: $0) }
+        #expect(cached == changed, "the cache keeps the copy the change stored")
+        withExtendedLifetime((cachedObject, token)) {}
+    }
+
+    // A channel deleted while the app was closed shows in a page read from the cache while the
+    // server fails; the server's next page drops it from the list and from the cache (issue 24).
+    @Test func aServerPageAfterACachedPageDropsTheChannelsTheServerNoLongerLists() async throws {
+        let fixture = try await ClientFixture(realtime: false)
+        try await fixture.client.createChannelCollection().loadMore()
+        let before = try await fixture.server.records(.channels())
+        #expect(before.count >= 3)
+        let doomed = before[1]
+        try await fixture.server.deleteChannel(doomed.id)
+
+        let collection = fixture.client.createChannelCollection()
+        fixture.server.failNextRequests(1)
+        #expect(try await collection.loadMore().map(\.id) == before.map(\.id), "the cached page")
+        #expect(!collection.hasLoadedFromServer)
+        let page = try await collection.loadMore()
+        let after = try await fixture.server.records(.channels())
+        #expect(!after.contains { $0.id == doomed.id })
+        #expect(page.map(\.id) == after.map(\.id))
+        #expect(collection.hasLoadedFromServer)
+        #expect(collection.channels.map(\.id) == after.map(\.id))
+        #expect(collection.snapshot.data?.map(\.id) == after.map(\.id))
+        let query = SocialQuery<Channel>.channels().cacheQuery
+        let cached = try await fixture.client.store.read { try Channel.read(query, after: nil, limit: 1_000, from: $0) }
+        #expect(cached.map(\.id) == after.map(\.id), "the cache no longer lists the deleted channel")
+    }
+
     @Test func theCompletionHandlerAndEventsMirrorTheAsyncCallsAndTheDelegate() async throws {
         let fixture = try await ClientFixture()
         let collection = fixture.client.createChannelCollection(pageSize: 2)

@@ -170,64 +170,6 @@ struct MessageCollectionSyncTests {
         #expect(opened.recorder.addedMessages == missed + [next])
     }
 
-    @Test func aHugeGapIsReportedAndNothingApplied() async throws {
-        let fixture = try await ClientFixture()
-        let opened = try await fixture.open("general")
-        let (events, observer) = opened.collection.recordEvents()
-        let shown = opened.collection.succeededMessages
-        _ = try await fixture.sendOffline(count: 500, prefix: "gap")
-        _ = try await opened.recorder.next { $0 == .hugeGapDetected }
-        try await fixture.settle()
-        #expect(opened.recorder.addedMessages.isEmpty)
-        #expect(opened.collection.succeededMessages == shown)
-        #expect(events.all.contains(.hugeGapDetected))
-        opened.collection.events.remove(observer: observer)
-
-        // What the delegate is told to do: dispose, and open a new collection.
-        opened.collection.dispose()
-        let fresh = try await fixture.open("general")
-        #expect(fresh.result.api == Array(try await fixture.serverMessages("general").suffix(20)))
-        #expect(fresh.result.api?.last?.text == "gap 499")
-    }
-
-    @Test func theHugeGapThresholdCanBeChanged() async throws {
-        let fixture = try await ClientFixture()
-        #expect(fixture.client.createMessageCollection(channelId: "general").hugeGapThreshold == 300)
-        let opened = try await fixture.open("general", hugeGapThreshold: 10)
-        #expect(opened.collection.hugeGapThreshold == 10)
-
-        // Exactly the threshold: applied.
-        let missed = try await fixture.sendOffline(count: 10, prefix: "first")
-        let added = try await opened.recorder.next { $0.isAdded() }
-        #expect(added == .added(missed, MessageContext(sendingStatus: .succeeded, source: .changelog)))
-
-        // One more than the threshold: a huge gap, and nothing applied.
-        let shown = opened.collection.succeededMessages
-        _ = try await fixture.sendOffline(count: 11, prefix: "second")
-        _ = try await opened.recorder.next { $0 == .hugeGapDetected }
-        try await fixture.settle()
-        #expect(opened.recorder.addedMessages == missed)
-        #expect(opened.collection.succeededMessages == shown)
-    }
-
-    // A collection that reported a huge gap is stale: it ignores the change log another collection
-    // of the same channel applies.
-    @Test func aCollectionWithAHugeGapAppliesNothingThatAnotherCollectionCatchesUp() async throws {
-        let fixture = try await ClientFixture()
-        let strict = try await fixture.open("general", hugeGapThreshold: 10)
-        let lenient = try await fixture.open("general", hugeGapThreshold: 11)
-        let shown = strict.collection.succeededMessages
-        let missed = try await fixture.sendOffline(count: 11, prefix: "missed")
-        _ = try await strict.recorder.next { $0 == .hugeGapDetected }
-        let added = try await lenient.recorder.next { $0.isAdded() }
-        #expect(added == .added(missed, MessageContext(sendingStatus: .succeeded, source: .changelog)))
-        try await fixture.settle()
-        #expect(!lenient.recorder.log.all.contains(.hugeGapDetected))
-        // The strict collection reported a huge gap: it must not go on to fill it.
-        #expect(strict.recorder.addedMessages.isEmpty)
-        #expect(strict.collection.succeededMessages == shown)
-    }
-
     @Test func editsAndDeletesMadeOfflineArriveFromTheChangeLog() async throws {
         let fixture = try await ClientFixture()
         let opened = try await fixture.open("general")
@@ -569,34 +511,6 @@ extension MessageCollectionRecorder {
     }
 }
 
-extension ClientFixture {
-    /// Disconnects, sends `count` messages to `general` as other users (in turn) while the client
-    /// misses their events, reconnects, and returns the server's copies.
-    fileprivate func sendOffline(count: Int, prefix: String, from userIds: [String] = ["alan"]) async throws -> [Message] {
-        server.disconnect()
-        var sent: [Message] = []
-        for index in 0..<count {
-            sent.append(try await sendAsOther("\(prefix) \(index)", as: userIds[index % userIds.count]))
-        }
-        server.reconnect()
-        return sent
-    }
-}
-
-extension ClientFixture {
-    /// A second client of the fixture's server, signed in as ada over its own in-memory cache,
-    /// whose message pages wait at the returned gate once the server has answered them.
-    fileprivate func gatedClient() throws -> (SocialClient, PageGate) {
-        let gate = PageGate()
-        let stamps = Stamps()
-        let client = try SocialClient(
-            api: GatedAPI(base: server.connection(userId: "ada"), gate: gate), userId: "ada", cache: .inMemory,
-            now: { stamps.next() })
-        client.startRealtime()
-        return (client, gate)
-    }
-}
-
 extension SocialClient {
     /// Waits until the cached copy of a message satisfies `condition`.
     fileprivate func waitForCache(id: String, where condition: @escaping (Message?) -> Bool) async throws {
@@ -605,71 +519,4 @@ extension SocialClient {
         _ = try await object.next(in: log) { condition($0.snapshot) }
         withExtendedLifetime((object, token)) {}
     }
-}
-
-/// Holds message pages the server has already answered until the test opens it.
-private actor PageGate {
-    private var isClosed = false
-    private var held: [CheckedContinuation<Void, Never>] = []
-    private var watchers: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
-
-    func close() { isClosed = true }
-
-    /// Returns at once while open; else waits until ``open()``.
-    func pass() async {
-        guard isClosed else { return }
-        await withCheckedContinuation { continuation in
-            held.append(continuation)
-            let count = held.count
-            let ready = watchers.filter { $0.count <= count }
-            watchers.removeAll { $0.count <= count }
-            for watcher in ready { watcher.continuation.resume() }
-        }
-    }
-
-    /// Waits until `count` pages are held.
-    func waitUntilHolding(_ count: Int) async {
-        guard held.count < count else { return }
-        await withCheckedContinuation { watchers.append((count, $0)) }
-    }
-
-    /// Lets every held page through, and the next ones too.
-    func open() {
-        isClosed = false
-        let released = held
-        held = []
-        for continuation in released { continuation.resume() }
-    }
-}
-
-/// The embedded server's API, with message pages held at a gate after the server answered them.
-private struct GatedAPI: SocialAPI {
-    let base: EmbeddedServer.Connection
-    let gate: PageGate
-
-    func fetch<Record: CacheRecord>(_ type: Record.Type, id: String) async throws -> Record? {
-        try await base.fetch(type, id: id)
-    }
-
-    func fetchPage<Record: CacheRecord>(
-        _ query: SocialQuery<Record>, cursor: String?, limit: Int
-    ) async throws -> RemotePage<Record> {
-        try await base.fetchPage(query, cursor: cursor, limit: limit)
-    }
-
-    func fetchMessages(_ query: SocialQuery<Message>, after position: MessagePosition, limit: Int) async throws -> [Message] {
-        let page = try await base.fetchMessages(query, after: position, limit: limit)
-        await gate.pass()
-        return page
-    }
-
-    func changes(since sequence: Int64, limit: Int, scope: ChangeScope) async throws -> ChangeLog {
-        try await base.changes(since: sequence, limit: limit, scope: scope)
-    }
-
-    func latestSequence() async throws -> Int64 { try await base.latestSequence() }
-
-    func perform(_ mutation: SocialMutation) async throws -> SocialMutationResult { try await base.perform(mutation) }
-
-    func events() -> AsyncStream<SocialEvent> { base.events() }
 }

@@ -8,7 +8,9 @@ import Observation
 /// again with ``DataStatus/fresh``. Any later change to the record from any source (a real-time
 /// event, a local write, a collection page that carried it) calls them again. A failing server
 /// sets ``loadingStatus`` to ``LoadingStatus/error`` and delivers the ``error``; local data stays.
-/// Nothing is called when nothing an observer can see changed.
+/// Nothing is called when nothing an observer can see changed. A change stored while the server's
+/// answer was on its way (a real-time event, a local write) is as new as the answer or newer: the
+/// answer then does not replace it, in the cache or in ``snapshot``.
 ///
 /// ```swift
 /// let user = repository.user(id: "ada")
@@ -127,17 +129,22 @@ public final class LiveObject<Record: CacheRecord>: Observable {
         fetchGeneration += 1
         let generation = fetchGeneration
         update { $0.loadingStatus = .loading }
+        // The cached record as the request goes out, read on the store's queue before any write
+        // queued later: the answer may have been read by the server before those writes.
+        let baseline = CacheBaseline<Record>()
+        let id = self.id
+        store.read({ baseline.before = .some(try Record.read(id: id, from: $0)) }, completion: { _ in })
         Task { [weak self] in
             let result: Result<Record?, any Error>
             do { result = .success(try await fetch()) } catch { result = .failure(error) }
-            self?.serverAnswered(result, generation: generation)
+            self?.serverAnswered(result, generation: generation, baseline: baseline)
         }
     }
 
-    private func serverAnswered(_ result: Result<Record?, any Error>, generation: Int) {
+    private func serverAnswered(_ result: Result<Record?, any Error>, generation: Int, baseline: CacheBaseline<Record>) {
         guard generation == fetchGeneration else { return }
         guard cacheFirst.isOpen else {
-            return cacheFirst.hold { [weak self] in self?.serverAnswered(result, generation: generation) }
+            return cacheFirst.hold { [weak self] in self?.serverAnswered(result, generation: generation, baseline: baseline) }
         }
         switch result {
         case .failure(let error):
@@ -149,10 +156,19 @@ public final class LiveObject<Record: CacheRecord>: Observable {
         case .success(let record):
             let id = self.id
             store.enqueueWrite({ transaction in
-                if let record { try transaction.upsert(record) } else { try transaction.delete(Record.self, id: id) }
+                // A record that changed in the cache after the request went out (a real-time
+                // event, a local write) is as new as the answer or newer: it stands, as it is.
+                let current = try transaction.record(Record.self, id: id)
+                if let before = baseline.before, current != before {
+                    baseline.kept = .some(current)
+                } else if let record {
+                    try transaction.upsert(record)
+                } else {
+                    try transaction.delete(Record.self, id: id)
+                }
             }, completion: { [weak self] error in
                 MainActor.assumeIsolated {
-                    self?.serverRecordStored(record, error: error, generation: generation)
+                    self?.serverRecordStored(baseline.kept ?? record, error: error, generation: generation)
                 }
             })
         }
@@ -202,4 +218,20 @@ extension LiveObject: CacheChangeListener {
         reloadFromCache()
         if change.isRebuilt { refresh() }
     }
+}
+
+/// What a live object's server request needs to know of the cache: the record when the request
+/// went out, and the newer record the cache kept instead of the answer.
+///
+/// `@unchecked Sendable`: `before` is set by a read on the store's serial queue, and read and
+/// `kept` set by the answer's write on the same queue, queued after that read; `kept` is read on
+/// the main actor in the write's completion, which the queue posts after the write. The queue
+/// and that hop order every access.
+private final class CacheBaseline<Record: CacheRecord>: @unchecked Sendable {
+    /// The cached record when the request went out (`.some(nil)`: none); nil until read, or when
+    /// the read failed, and then the answer is stored as it is.
+    var before: Record??
+    /// The record the cache kept because it changed after the request went out (`.some(nil)`:
+    /// deleted meanwhile); nil when the answer was stored.
+    var kept: Record??
 }

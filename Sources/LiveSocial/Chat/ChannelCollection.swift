@@ -41,7 +41,13 @@ public final class ChannelCollection {
     private let eventData = MutableLiveData<ChannelCollectionEvent>()
     private let snapshotData = MutableLiveData<[Channel]>(data: [])
     private var cursor: String?
+    /// Where the server's pages so far end (nil before the first): the next one starts after it.
+    private var serverPlace: Place?
     private var isLoading = false
+    /// While ``loadMore()`` runs, the channels that changes brought meanwhile, by id (nil for one
+    /// that left the list): newer than the cache's and the server's page, so they win over both
+    /// and are never cleared from the cache as stale.
+    private var arrivals: [String: Channel?] = [:]
     private var syncSequence: Int64?
     private var isInSync = false
     private var isSyncing = false
@@ -62,6 +68,12 @@ public final class ChannelCollection {
     /// replaces them (the cache is cleared of channels the server no longer lists there).
     /// Returns the page, most recently active first.
     ///
+    /// The server's page stands for its part of the list: a channel shown there from the cache
+    /// (by an earlier page the server failed, say) that the page does not return leaves the list
+    /// and the cache. Changes that come while the page loads are newer than it and win: the page
+    /// neither overwrites nor removes the channels they touched, and a changed channel the page
+    /// brought into range joins the list, reported as added.
+    ///
     /// When the server fails, returns the cached page if there is one (``hasMore`` stays true),
     /// else throws the server's error.
     ///
@@ -73,38 +85,50 @@ public final class ChannelCollection {
         guard !isLoading else { throw ChatError.loadInProgress }
         guard hasMore else { throw ChatError.noMorePages }
         isLoading = true
-        defer { isLoading = false }
+        // From here on, the changes that come are newer than what the cache read and the page
+        // return: they are recorded in `arrivals` and win over both.
+        arrivals = [:]
+        defer {
+            isLoading = false
+            arrivals = [:]
+        }
         let start = channels.last.map(Self.position(of:))
         let cacheQuery = query.cacheQuery
         let size = pageSize
         let cached = (try? await client.store.read { try Channel.read(cacheQuery, after: start, limit: size, from: $0) }) ?? []
         if isDisposed { throw ChatError.disposed }
-        for channel in cached { insert(channel) }
-        publish()
+        for channel in cached where arrivals[channel.id] == nil { insert(channel) }
+        reportJoined()
         let page: RemotePage<Channel>
         let sequence: Int64?
         do {
             sequence = hasLoadedFromServer ? nil : try await client.api.latestSequence()
             page = try await client.api.fetchPage(query, cursor: cursor, limit: size)
-            try await replace(page, after: start)
+            try await replace(page, after: serverPlace)
         } catch {
             if isDisposed { throw ChatError.disposed }
             guard !cached.isEmpty else { throw error }
-            return cached
+            return cached.compactMap { channel in channels.first { $0.id == channel.id } }
         }
         if isDisposed { throw ChatError.disposed }
+        // The page stands for its whole range of the list: what it does not return there is gone,
+        // unless a change that came meanwhile says otherwise.
         let returned = Set(page.records.map(\.id))
-        channels.removeAll { channel in cached.contains { $0.id == channel.id } && !returned.contains(channel.id) }
-        for channel in page.records { insert(channel) }
+        let end = page.nextCursor == nil ? nil : page.records.last.map(Self.place(of:))
+        channels.removeAll { [serverPlace, arrivals] channel in
+            Self.lies(channel, after: serverPlace, through: end) && !returned.contains(channel.id) && arrivals[channel.id] == nil
+        }
+        for channel in page.records where arrivals[channel.id] == nil { insert(channel) }
         cursor = page.nextCursor
         hasMore = page.nextCursor != nil
+        serverPlace = end
         if let sequence {
             syncSequence = sequence
             isInSync = client.isConnected
             hasLoadedFromServer = true
         }
-        publish()
-        return page.records
+        reportJoined()
+        return channels.filter { returned.contains($0.id) }
     }
 
     /// ``loadMore()`` with a completion handler.
@@ -114,14 +138,31 @@ public final class ChannelCollection {
         }
     }
 
-    /// Writes a server page to the cache and deletes the cached channels it shows are gone.
-    private func replace(_ page: RemotePage<Channel>, after start: (sortValue: SQLiteValue, id: String)?) async throws {
+    /// Writes a server page to the cache and deletes the cached channels it shows are gone: those
+    /// listed between where the server's previous page ended and the page's last channel (or
+    /// beyond, when the page was the last) that it did not return. Channels that changes brought
+    /// while the page was on its way are newer than it: they are kept as they are.
+    private func replace(_ page: RemotePage<Channel>, after place: Place?) async throws {
         let cacheQuery = query.cacheQuery
+        let start = place.map { (sortValue: SQLiteValue.real($0.activity), id: $0.id) }
         let end = page.nextCursor == nil ? nil : page.records.last.map(Self.position(of:))
+        let protected = Set(arrivals.keys)
+        let records = page.records.filter { !protected.contains($0.id) }
         try await client.store.write { transaction in
-            try transaction.deleteStale(cacheQuery, after: start, through: end, keeping: page.records.map(\.id))
-            try transaction.upsert(contentsOf: page.records)
+            try transaction.deleteStale(cacheQuery, after: start, through: end, keeping: page.records.map(\.id) + protected)
+            try transaction.upsert(contentsOf: records)
         }
+    }
+
+    /// Adds the channels that changes brought during a load and that the load's pages brought
+    /// into the list's range, reported as added, then publishes the list.
+    private func reportJoined() {
+        var joined: [Channel] = []
+        for case let (id, channel?) in arrivals where !channels.contains(where: { $0.id == id }) && isInRange(channel) {
+            insert(channel)
+            joined.append(channel)
+        }
+        report(added: joined.sorted(by: Self.precedes), updated: [], deleted: [], source: .event)
     }
 
     // MARK: The list
@@ -129,6 +170,22 @@ public final class ChannelCollection {
     /// A channel's place in the query's order, as keyset reads take it.
     nonisolated static func position(of channel: Channel) -> (sortValue: SQLiteValue, id: String) {
         (.real(channel.lastActivityAt), channel.id)
+    }
+
+    /// A channel's place in the list, as the server's pages were cut: its last activity and its id.
+    typealias Place = (activity: Double, id: String)
+
+    nonisolated static func place(of channel: Channel) -> Place {
+        (channel.lastActivityAt, channel.id)
+    }
+
+    /// Whether `channel` lies in the part of the list a server page stood for: after `start` (nil:
+    /// from the top) and up to `end` included (nil: to the bottom).
+    nonisolated static func lies(_ channel: Channel, after start: Place?, through end: Place?) -> Bool {
+        let place = place(of: channel)
+        if let start, !(place < start) { return false }
+        if let end, place < end { return false }
+        return true
     }
 
     /// Whether `a` comes before `b` in the list: more recently active, then by id, as the query orders.
@@ -170,6 +227,7 @@ public final class ChannelCollection {
         catchUpTask?.cancel()
         catchUpTask = nil
         channels = []
+        arrivals = [:]
     }
 }
 
@@ -181,6 +239,7 @@ extension ChannelCollection: ChatChangeListener {
         var updated: [Channel] = []
         var deleted: [String] = []
         for case .channel(let channel) in change.upserts {
+            if isLoading { arrivals[channel.id] = matches(channel) ? channel : Channel?.none }
             let known = channels.contains { $0.id == channel.id }
             if known, !matches(channel) {
                 channels.removeAll { $0.id == channel.id }
@@ -193,6 +252,9 @@ extension ChannelCollection: ChatChangeListener {
                 insert(channel)
                 added.append(channel)
             }
+        }
+        if isLoading {
+            for key in change.removals where key.kind == .channel { arrivals[key.id] = Channel?.none }
         }
         for key in change.removals where key.kind == .channel && channels.contains(where: { $0.id == key.id }) {
             channels.removeAll { $0.id == key.id }

@@ -197,7 +197,7 @@ extension MessageCollection: ChatChangeListener {
                 }
                 removed += log.deleted
                 since = log.latestSequence
-                if records.count + removed.count > hugeGapThreshold {
+                if missedCount(records.values) + removed.count > hugeGapThreshold {
                     hasHugeGap = true
                     emit(.hugeGapDetected)
                     delegate?.didDetectHugeGap(self)
@@ -214,6 +214,19 @@ extension MessageCollection: ChatChangeListener {
             isInSync = client.isConnected
         } catch {
             // The next reconnection tries again from the same point.
+        }
+    }
+
+    /// How many of a change log's records the collection has missed: every one but the messages
+    /// it already shows exactly as the log has them. The log starts at the sync point, which can
+    /// be older than messages the collection shows (the user's own, sent while the start waited
+    /// for the server and answered before the connection dropped): those were not missed.
+    private func missedCount(_ records: some Collection<SocialRecord>) -> Int {
+        guard !succeeded.isEmpty else { return records.count }
+        let shown = Dictionary(succeeded.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        return records.count { record in
+            guard case .message(let message) = record, let listed = shown[message.id] else { return true }
+            return !params.matches(message) || params.project(message) != listed
         }
     }
 

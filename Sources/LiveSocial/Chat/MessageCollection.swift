@@ -35,7 +35,8 @@ public final class MessageCollection {
     /// What the collection lists and how.
     public let params: MessageListParams
     /// How many changed messages a catch-up may bring before the collection reports a huge gap
-    /// instead; 300 by default.
+    /// instead; 300 by default. Messages the collection already shows as the change log has them
+    /// were not missed and do not count.
     public let hugeGapThreshold: Int
     /// The object told about changes; held weakly.
     public weak var delegate: (any MessageCollectionDelegate)?
