@@ -11,8 +11,9 @@ import LiveSocialWire
 /// ```swift
 /// let api = try await NetworkSocialAPI.signIn(
 ///     server: URL(string: "http://127.0.0.1:8080")!, userId: "alan", password: password)
-/// connectionState.observe(owner: self) { state in status.text = state?.summary() }   // api.connectionState
-/// let client = try SocialClient(api: api, ...)
+/// api.connectionState.observe(owner: self) { state in status.text = state?.summary() ?? "" }
+/// let client = try SocialClient(api: api, userId: api.userId, cache: .file(cacheURL))
+/// client.startRealtime()
 /// ```
 ///
 /// From sign-in on it keeps the event stream open: it reconnects after a drop with exponential
