@@ -7,6 +7,8 @@ import Foundation
 /// The HTTP layer on `URLSession`: `data(for:)` for requests, and a data delegate for the event
 /// stream, which delivers each chunk as it arrives on Linux and Apple platforms alike
 /// (`URLSession.bytes(for:)` does not exist on Linux, and `URLSessionWebSocketTask` fails there).
+/// On Linux an `http://` event stream goes over a plain socket instead
+/// (``SocketStreamConnection``): FoundationNetworking spins while a stream is quiet.
 final class URLSessionTransport: HTTPTransport {
     private let requests: URLSession
     private let streams: URLSession
@@ -33,6 +35,10 @@ final class URLSessionTransport: HTTPTransport {
     }
 
     func openStream(_ request: HTTPRequest) -> AsyncThrowingStream<StreamPart, any Error> {
+        #if canImport(Glibc)
+            // A quiet URLSession stream keeps a core busy on Linux (see SocketStreamConnection).
+            if request.url.scheme == "http" { return SocketStreamConnection.open(request) }
+        #endif
         let task = streams.dataTask(with: Self.urlRequest(request))
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: StreamPart.self)
         delegate.register(continuation, for: task.taskIdentifier)
