@@ -63,10 +63,11 @@ open class LiveData<Value> {
     @exclusivity(unchecked) @usableFromInline final var storedData: Value?
     /// Bumped by every set; `-1` while no value was ever set.
     @exclusivity(unchecked) @usableFromInline final var version: Int
-    /// The identity the registered observers point to (`Observer.home`).
-    @usableFromInline final let token = HolderToken()
+    /// The number the registered observers name as their home (`Observer.home`): -1, which no
+    /// observer names, until the first registration gives it one from ``HolderIdentity``.
+    @exclusivity(unchecked) @usableFromInline final var identity = -1
     /// The observers registered directly, in registration order. An entry is live while
-    /// `observer.home === token && observer.slot == index`; ended ones stay until
+    /// `observer.home == identity && observer.slot == index`; ended ones stay until
     /// `compact()` drops them, so removal is O(1) and never shifts a running loop.
     @exclusivity(unchecked) @usableFromInline final var observers: ContiguousArray<Observer<Value?>> = []
     /// Stand-ins for observers whose home is another holder, by the original's identity.
@@ -133,7 +134,7 @@ open class LiveData<Value> {
     @discardableResult
     public final func observe(owner: AnyObject, _ update: @escaping (Value?) -> Void) -> Observer<Value?> {
         let observer = Observer<Value?>(update: update)
-        add(observer, owner: owner)  // a new observer: registered nowhere yet
+        add(observer, ownedBy: owner)  // a new observer: registered nowhere yet
         return observer
     }
 
@@ -154,7 +155,7 @@ open class LiveData<Value> {
     @discardableResult
     public final func observeForever(_ update: @escaping (Value?) -> Void) -> Observer<Value?> {
         let observer = Observer<Value?>(update: update)
-        add(observer, owner: nil)  // a new observer: registered nowhere yet
+        append(observer, owner: nil, isActive: true)  // a new observer: registered nowhere yet
         return observer
     }
 
@@ -174,8 +175,11 @@ open class LiveData<Value> {
     /// dispatch.
     @inlinable
     public final func remove(observer: Observer<Value?>) {
-        guard let registered = registration(of: observer) else { return }
-        end(registered)
+        if observer.home == identity {
+            end(observer)
+        } else if !standIns.isEmpty {
+            removeStandIn(of: observer)
+        }
     }
 
     /// Unregisters every observer bound to `owner`.
@@ -288,7 +292,7 @@ open class LiveData<Value> {
     /// it meanwhile. Its other registrations need no load.
     @inlinable
     final func considerNotify(_ observer: Observer<Value?>, at index: Int) {
-        guard observer.home === token, observer.slot == index else { return }
+        guard observer.home == identity, observer.slot == index else { return }
         if let reference = observer.owner {
             if reference.pinnedDelivery != deliveryNumber {
                 guard reference.pin(for: deliveryNumber) else {

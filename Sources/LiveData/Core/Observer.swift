@@ -22,8 +22,8 @@ public final class Observer<Value> {
     // these fields, on the main actor. An observer registered with a second holder is
     // represented there by a stand-in observer that shares its closure.
 
-    /// The token of the home holder; nil while not registered directly anywhere.
-    @exclusivity(unchecked) @usableFromInline var home: HolderToken?
+    /// The ``LiveData/identity`` of the home holder; 0 while not registered directly anywhere.
+    @exclusivity(unchecked) @usableFromInline var home = 0
     /// The owner; nil for `observeForever`.
     @exclusivity(unchecked) @usableFromInline var owner: OwnerReference?
     /// The index of this observer in its home holder's list.
@@ -45,11 +45,21 @@ public final class Observer<Value> {
     }
 }
 
-/// The identity of one ``LiveData``, held by the observers registered with it.
+/// The identities of holders, handed out on the main actor when a holder first registers an
+/// observer.
 ///
-/// A holder's own address could be reused after it is deallocated; a token that its observers
-/// keep alive cannot, so `observer.home === token` is a safe test of membership.
+/// An observer names its home holder by this number rather than by a reference: comparing two
+/// integers needs no reference counting, and a number is never handed out twice, so a holder
+/// deallocated while its observers live on cannot be mistaken for a new one at the same address.
 @usableFromInline
-final class HolderToken {
-    @usableFromInline init() {}
+@MainActor
+enum HolderIdentity {
+    private static var last = 0
+
+    /// A number no holder has had: 1, 2, 3, ...
+    @usableFromInline
+    static func next() -> Int {
+        last += 1
+        return last
+    }
 }
