@@ -79,31 +79,35 @@ extension LiveData {
         // Nil for a new owner whose lifecycle is destroyed: ignored.
         guard let reference = reference(for: owner) else { return }
         var isActive = true
-        if let lifecycle = reference.lifecycle {
+        if let state = reference.lifecycleState {
             // A destroyed lifecycle ignores new observers.
-            let state = lifecycle.state
             guard state != .destroyed else { return }
             if !reference.isListening { listen(toLifecycleOf: reference) }
             isActive = state.isActive
         }
-        append(observer, owner: reference, isActive: isActive)
+        append(observer, owner: consume reference, isActive: isActive)
     }
 
     /// Appends the registration of `observer` (or of a stand-in, if its home is another holder)
     /// bound to `reference` (nil: `observeForever`), active or not.
     @inlinable
     final func append(_ observer: Observer<Value?>, owner reference: consuming OwnerReference?, isActive: Bool) {
-        let registered: Observer<Value?>
         if observer.home == 0 {
-            registered = observer
+            enroll(observer, owner: reference, isActive: isActive)
         } else {
-            registered = Observer(update: observer.update)
-            standIns[ObjectIdentifier(observer)] = StandIn(original: observer, observer: registered)
+            let standIn = Observer(update: observer.update)
+            standIns[ObjectIdentifier(observer)] = StandIn(original: observer, observer: standIn)
+            enroll(standIn, owner: reference, isActive: isActive)
         }
+    }
+
+    /// Appends `registered`, an observer whose home is to be this holder.
+    @inlinable
+    final func enroll(_ registered: Observer<Value?>, owner reference: consuming OwnerReference?, isActive: Bool) {
         if identity < 0 { identity = HolderIdentity.next() }
         registered.home = identity
         reference?.registrationCount += 1
-        registered.owner = reference
+        registered.owner = consume reference
         registered.slot = observers.count
         registered.lastVersion = .max  // nothing reaches it until it is fully registered
         registered.hasReceived = false

@@ -78,6 +78,12 @@ final class OwnerReference {
         key == ObjectIdentifier(object) && !isGone
     }
 
+    /// The state of the owner's lifecycle; nil for an owner that is not a ``LifecycleOwner``.
+    @inlinable @MainActor
+    var lifecycleState: Lifecycle.State? {
+        lifecycle?.state
+    }
+
     /// Whether the owner is deallocated (or being deallocated). A pinned owner is alive.
     @inlinable
     var isGone: Bool {
