@@ -34,8 +34,10 @@
 /// Read and written on the main actor by the holder that made it.
 @usableFromInline
 final class OwnerReference {
-    /// The owner. A constant, so reading it takes no run-time exclusivity check.
-    @usableFromInline weak let object: AnyObject?
+    /// The owner. (A `var`, left with its run-time exclusivity check: measured as a `weak let`,
+    /// which takes none, the delivery of one observer ran about 8% slower in LiveDataVersus,
+    /// though it ran fewer instructions; the same as found before without the check.)
+    @usableFromInline weak var object: AnyObject?
     /// The owner's lifecycle, for owners that are ``LifecycleOwner``s. Held strongly (a lifecycle
     /// holds nothing of its owner, so this makes no cycle): reading it costs no atomic operation,
     /// and while this reference exists no other lifecycle can take its address.
