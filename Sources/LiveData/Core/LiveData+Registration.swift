@@ -104,7 +104,6 @@ extension LiveData {
     /// Appends `registered`, an observer whose home is to be this holder.
     @inlinable
     final func enroll(_ registered: Observer<Value?>, owner reference: consuming OwnerReference?, isActive: Bool) {
-        if identity < 0 { identity = HolderIdentity.next() }
         registered.home = identity
         reference?.registrationCount += 1
         registered.owner = consume reference

@@ -63,9 +63,8 @@ open class LiveData<Value> {
     @exclusivity(unchecked) @usableFromInline final var storedData: Value?
     /// Bumped by every set; `-1` while no value was ever set.
     @exclusivity(unchecked) @usableFromInline final var version: Int
-    /// The number the registered observers name as their home (`Observer.home`): -1, which no
-    /// observer names, until the first registration gives it one from ``HolderIdentity``.
-    @exclusivity(unchecked) @usableFromInline final var identity = -1
+    /// The number the registered observers name as their home (`Observer.home`).
+    @usableFromInline final let identity = HolderIdentity.next()
     /// The observers registered directly, in registration order. An entry is live while
     /// `observer.home == identity && observer.slot == index`; ended ones stay until
     /// `compact()` drops them, so removal is O(1) and never shifts a running loop.

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A closure that receives the values of a ``LiveData``, kept as an object so that it can be
 /// registered later and removed by identity.
 ///
@@ -45,21 +47,26 @@ public final class Observer<Value> {
     }
 }
 
-/// The identities of holders, handed out on the main actor when a holder first registers an
-/// observer.
+/// The identities of holders, one for each ``LiveData`` made.
 ///
 /// An observer names its home holder by this number rather than by a reference: comparing two
 /// integers needs no reference counting, and a number is never handed out twice, so a holder
 /// deallocated while its observers live on cannot be mistaken for a new one at the same address.
+/// Holders are made on any thread, so the counter is behind a lock.
+///
+/// `@unchecked Sendable`: `lock` guards `last`.
 @usableFromInline
-@MainActor
-enum HolderIdentity {
-    private static var last = 0
+final class HolderIdentity: @unchecked Sendable {
+    private static let shared = HolderIdentity()
+    private let lock = NSLock()
+    private var last = 0
 
     /// A number no holder has had: 1, 2, 3, ...
     @usableFromInline
     static func next() -> Int {
-        last += 1
-        return last
+        shared.lock.lock()
+        defer { shared.lock.unlock() }
+        shared.last += 1
+        return shared.last
     }
 }
