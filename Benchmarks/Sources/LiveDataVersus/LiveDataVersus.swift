@@ -11,11 +11,16 @@ import Darwin
 /// `CurrentValueSubject`, and prints one table with the three side by side.
 ///
 ///     swift run -c release LiveDataVersus
+///     swift run -c release LiveDataVersus profile churn 1000 LiveData 100   # one case alone, for a profiler
 @main
 struct LiveDataVersus {
     @MainActor
     static func main() {
         let arguments = CommandLine.arguments.dropFirst()
+        if arguments.first == "profile" {
+            profile(Array(arguments.dropFirst()))
+            return
+        }
         let runs = arguments.first.flatMap { Int($0) }.map { max(3, $0) } ?? 11
         var report = Report()
 

@@ -21,15 +21,22 @@ extension LiveData {
     /// The live registration of `observer` here: the observer itself, or its stand-in.
     @inlinable
     final func registration(of observer: Observer<Value?>) -> Observer<Value?>? {
-        if observer.home === token { return observer }
+        if observer.home == identity { return observer }
         if standIns.isEmpty { return nil }
         return standInRegistration(of: observer)
+    }
+
+    /// Ends the registration of the stand-in of `observer`, if it has one here.
+    @usableFromInline
+    final func removeStandIn(of observer: Observer<Value?>) {
+        guard let registered = standInRegistration(of: observer) else { return }
+        end(registered)
     }
 
     @usableFromInline
     final func standInRegistration(of observer: Observer<Value?>) -> Observer<Value?>? {
         guard let standIn = standIns[ObjectIdentifier(observer)] else { return nil }
-        guard standIn.observer.home === token else {
+        guard standIn.observer.home == identity else {
             standIns[ObjectIdentifier(observer)] = nil
             return nil
         }
@@ -58,35 +65,53 @@ extension LiveData {
     /// registration has ended.
     @inlinable
     final func add(_ observer: Observer<Value?>, owner: AnyObject?) {
-        var reference: OwnerReference?
-        var isActive = true
         if let owner {
-            // Nil for a new owner whose lifecycle is destroyed: ignored.
-            guard let found = self.reference(for: owner) else { return }
-            if let lifecycle = found.lifecycle {
-                // A destroyed lifecycle ignores new observers.
-                let state = lifecycle.state
-                guard state != .destroyed else { return }
-                if !found.isListening { listen(to: lifecycle, of: found) }
-                isActive = state.isActive
-            }
-            reference = found
-        }
-        let registered: Observer<Value?>
-        if observer.home == nil {
-            registered = observer
+            add(observer, ownedBy: owner)
         } else {
-            registered = Observer(update: observer.update)
-            standIns[ObjectIdentifier(observer)] = StandIn(original: observer, observer: registered)
+            append(observer, owner: nil, isActive: true)
         }
-        registered.home = token
-        registered.owner = reference
+    }
+
+    /// Registers `observer`, which has no live registration here, bound to `owner`; does nothing
+    /// when `owner`'s lifecycle is destroyed.
+    @inlinable
+    final func add(_ observer: Observer<Value?>, ownedBy owner: AnyObject) {
+        // Nil for a new owner whose lifecycle is destroyed: ignored.
+        guard let reference = reference(for: owner) else { return }
+        var isActive = true
+        if let state = reference.lifecycleState {
+            // A destroyed lifecycle ignores new observers.
+            guard state != .destroyed else { return }
+            if !reference.isListening { listen(toLifecycleOf: reference) }
+            isActive = state.isActive
+        }
+        append(observer, owner: consume reference, isActive: isActive)
+    }
+
+    /// Appends the registration of `observer` (or of a stand-in, if its home is another holder)
+    /// bound to `reference` (nil: `observeForever`), active or not.
+    @inlinable
+    final func append(_ observer: Observer<Value?>, owner reference: consuming OwnerReference?, isActive: Bool) {
+        if observer.home == 0 {
+            enroll(observer, owner: reference, isActive: isActive)
+        } else {
+            let standIn = Observer(update: observer.update)
+            standIns[ObjectIdentifier(observer)] = StandIn(original: observer, observer: standIn)
+            enroll(standIn, owner: reference, isActive: isActive)
+        }
+    }
+
+    /// Appends `registered`, an observer whose home is to be this holder.
+    @inlinable
+    final func enroll(_ registered: Observer<Value?>, owner reference: consuming OwnerReference?, isActive: Bool) {
+        registered.home = identity
+        reference?.registrationCount += 1
+        registered.owner = consume reference
         registered.slot = observers.count
         registered.lastVersion = .max  // nothing reaches it until it is fully registered
         registered.hasReceived = false
         registered.isActive = false
         observers.append(registered)
-        reference?.registrationCount += 1
         guard isActive else {
             registered.lastVersion = version
             return
@@ -99,10 +124,10 @@ extension LiveData {
         if registered.lastVersion == .max { registered.lastVersion = version }
     }
 
-    /// Starts hearing the state changes of `lifecycle`, the lifecycle of `reference`'s owner.
+    /// Starts hearing the state changes of the lifecycle of `reference`'s owner.
     @usableFromInline
-    final func listen(to lifecycle: Lifecycle, of reference: OwnerReference) {
-        lifecycle.addListener(self)
+    final func listen(toLifecycleOf reference: OwnerReference) {
+        reference.lifecycle?.addListener(self)
         reference.isListening = true
     }
 
@@ -164,8 +189,8 @@ extension LiveData {
     /// and if it was active the active count drops.
     @inlinable
     final func end(_ observer: Observer<Value?>) {
-        guard observer.home === token else { return }
-        observer.home = nil
+        guard observer.home == identity else { return }
+        observer.home = 0
         endedCount += 1
         if let reference = observer.owner {
             reference.registrationCount -= 1
@@ -221,7 +246,7 @@ extension LiveData {
         var index = 0
         while index < observers.count {
             let observer = observers[index]
-            if observer.home === token, observer.slot == index { body(observer) }
+            if observer.home == identity, observer.slot == index { body(observer) }
             index += 1
         }
         iterationDepth -= 1
@@ -238,7 +263,7 @@ extension LiveData {
         var kept = 0
         for index in observers.indices {
             let observer = observers[index]
-            guard observer.home === token, observer.slot == index else { continue }
+            guard observer.home == identity, observer.slot == index else { continue }
             observer.slot = kept
             observers[kept] = observer
             kept += 1
@@ -246,7 +271,7 @@ extension LiveData {
         observers.removeLast(observers.count - kept)
         endedCount = 0
         if !standIns.isEmpty {
-            standIns = standIns.filter { $0.value.observer.home === token }
+            standIns = standIns.filter { $0.value.observer.home == identity }
         }
         // Unused references: a few may stay, so that an owner that registers and removes
         // repeatedly keeps its reference; a gone owner's goes, as it can serve no one.
@@ -278,7 +303,7 @@ extension LiveData: LifecycleListener {
             guard state.isActive != observer.isActive else { return }
             observer.isActive = state.isActive
             changeActiveCount(by: state.isActive ? 1 : -1)
-            if state.isActive, observer.home === token { dispatchValue(initiator: observer) }
+            if state.isActive, observer.home == identity { dispatchValue(initiator: observer) }
         }
     }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A closure that receives the values of a ``LiveData``, kept as an object so that it can be
 /// registered later and removed by identity.
 ///
@@ -22,8 +24,8 @@ public final class Observer<Value> {
     // these fields, on the main actor. An observer registered with a second holder is
     // represented there by a stand-in observer that shares its closure.
 
-    /// The token of the home holder; nil while not registered directly anywhere.
-    @exclusivity(unchecked) @usableFromInline var home: HolderToken?
+    /// The ``LiveData/identity`` of the home holder; 0 while not registered directly anywhere.
+    @exclusivity(unchecked) @usableFromInline var home = 0
     /// The owner; nil for `observeForever`.
     @exclusivity(unchecked) @usableFromInline var owner: OwnerReference?
     /// The index of this observer in its home holder's list.
@@ -45,11 +47,26 @@ public final class Observer<Value> {
     }
 }
 
-/// The identity of one ``LiveData``, held by the observers registered with it.
+/// The identities of holders, one for each ``LiveData`` made.
 ///
-/// A holder's own address could be reused after it is deallocated; a token that its observers
-/// keep alive cannot, so `observer.home === token` is a safe test of membership.
+/// An observer names its home holder by this number rather than by a reference: comparing two
+/// integers needs no reference counting, and a number is never handed out twice, so a holder
+/// deallocated while its observers live on cannot be mistaken for a new one at the same address.
+/// Holders are made on any thread, so the counter is behind a lock.
+///
+/// `@unchecked Sendable`: `lock` guards `last`.
 @usableFromInline
-final class HolderToken {
-    @usableFromInline init() {}
+final class HolderIdentity: @unchecked Sendable {
+    private static let shared = HolderIdentity()
+    private let lock = NSLock()
+    private var last = 0
+
+    /// A number no holder has had: 1, 2, 3, ...
+    @usableFromInline
+    static func next() -> Int {
+        shared.lock.lock()
+        defer { shared.lock.unlock() }
+        shared.last += 1
+        return shared.last
+    }
 }
