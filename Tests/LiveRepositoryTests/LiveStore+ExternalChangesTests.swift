@@ -393,8 +393,8 @@ import Testing
         let seen = try await deliveries.log.next()
         #expect(seen.ids == ["n1", "n3"])
         #expect(seen.bodies == ["note 1", "edit \(commits)"])
-        // Read again whole: every row that stayed counts as touched.
-        #expect(seen.change == CollectionChange(deletions: [1], modifications: [0, 2]))
+        // Read again whole: of the rows that stayed, the one whose content changed is modified.
+        #expect(seen.change == CollectionChange(deletions: [1], modifications: [2]))
         #expect(deliveries.inconsistencies.isEmpty)
     }
 
