@@ -48,13 +48,13 @@ import Testing
         _ = token
     }
 
-    @Test func theDefaultPollingFindsAnotherStoresCommitWithoutBeingAsked() async throws {
+    @Test func theDefaultSettingIsWokenByAnotherStoresCommitWithoutBeingAsked() async throws {
         let directory = try TemporaryDirectory()
         let (writer, watcher) = try await makeStores(Note.numbered(2), watcher: .default, in: directory)
         let deliveries = CheckedDeliveries(collection(of: watcher))
         #expect(try await deliveries.log.next().ids == ["n1", "n2"])
         try await writer.write { try $0.upsert(Note(id: "n3", rank: 3)) }
-        // Bounded by the suite's time limit; the timer finds it within milliseconds.
+        // Bounded by the suite's time limit; the writer's wake-up brings it at once.
         let seen = try await deliveries.log.next()
         #expect(seen.ids == ["n1", "n2", "n3"])
         #expect(seen.change == CollectionChange(insertions: [2]))
@@ -434,7 +434,11 @@ import Testing
     }
 
     @Test func detectionSettings() {
-        #expect(ExternalChangeDetection.default.interval == .milliseconds(10))
+        #expect(ExternalChangeDetection.default.wakesUp)
+        #expect(ExternalChangeDetection.default.interval == .seconds(1))
+        #expect(ExternalChangeDetection.default.pollingWithoutChannel == .milliseconds(10))
+        #expect(!ExternalChangeDetection.polling(every: .seconds(1)).wakesUp)
+        #expect(ExternalChangeDetection.wakeUps(checkingEvery: nil).interval == nil)
         #expect(ExternalChangeDetection.off.interval == nil)
         #expect(ExternalChangeDetection.polling(every: .milliseconds(250)).interval == .milliseconds(250))
         #expect(ExternalChangeDetection.polling(every: .zero).interval == .milliseconds(1))

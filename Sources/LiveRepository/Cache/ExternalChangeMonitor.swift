@@ -1,0 +1,208 @@
+import Dispatch
+import Foundation
+
+/// The one watcher of shared files in a process: every ``LiveStore`` and every server on a file
+/// subscribes here, and all of them share one reader of the file's wake-up channel
+/// (``WakeChannel``) and one timer, whatever their number. See ``ExternalChangeDetection``.
+///
+/// A subscriber gives a `wake` closure, called (on the monitor's queue) when the file may have
+/// changed: a wake-up from another process, a commit of another subscriber of this process, or a
+/// tick of the timer that found the file's data version changed. It must only schedule its
+/// check, never run it there. The timer runs at the shortest interval any subscriber asks for:
+/// with a channel, the slow check for writers that do not announce themselves; without one (it
+/// could not be made), the polling interval. A tick reads `PRAGMA data_version` once per file, on
+/// a connection of the monitor's own, and wakes the file's subscribers only when it changed.
+///
+/// `@unchecked Sendable`: `lock` guards `files`, `timer`, `timerInterval` and `nextID`;
+/// `checkers` is used only on `queue`.
+package final class ExternalChangeMonitor: @unchecked Sendable {
+    /// The process's monitor.
+    package static let shared = ExternalChangeMonitor()
+
+    /// A subscriber's ticket; give it back with ``unsubscribe(_:)``.
+    package struct Subscription: Sendable, Hashable {
+        let id: Int
+        let path: String
+    }
+
+    private struct Subscriber {
+        let detection: ExternalChangeDetection
+        let wake: @Sendable () -> Void
+    }
+
+    /// One watched file: its channel reader (nil when no subscriber wants wake-ups, or when it
+    /// could not be made) and its subscribers.
+    private struct Watched {
+        let url: URL
+        var channel: WakeChannel?
+        var subscribers: [Int: Subscriber] = [:]
+        /// Batches of wake-ups read from the channel; for tests.
+        var channelWakes = 0
+    }
+
+    /// A connection that reads a file's data version for the timer, and the version last read.
+    private struct Checker {
+        let connection: SQLiteConnection?
+        var version: Int64?
+    }
+
+    let queue = DispatchQueue(label: "LiveRepository.ExternalChangeMonitor", qos: .userInitiated)
+    private let onQueue = DispatchSpecificKey<Bool>()
+    private let lock = NSLock()
+    private var files: [String: Watched] = [:]
+    private var timer: (any DispatchSourceTimer)?
+    private var timerInterval: Duration?
+    private var nextID = 0
+    private var checkers: [String: Checker] = [:]
+
+    init() {
+        queue.setSpecific(key: onQueue, value: true)
+    }
+
+    /// Starts watching `file` for a subscriber set to `detection`, or returns nil when that
+    /// setting watches nothing (``ExternalChangeDetection/off``).
+    package func subscribe(
+        file: URL, detection: ExternalChangeDetection, wake: @escaping @Sendable () -> Void
+    ) -> Subscription? {
+        guard detection.watches else { return nil }
+        let path = file.standardizedFileURL.path
+        return lock.withLock {
+            var watched = files[path] ?? Watched(url: file)
+            if detection.wakesUp, watched.channel == nil {
+                watched.channel = WakeChannel(file: file, queue: queue) { [weak self] in self?.channelWoke(path) }
+            }
+            nextID += 1
+            watched.subscribers[nextID] = Subscriber(detection: detection, wake: wake)
+            files[path] = watched
+            rescheduleTimer()
+            return Subscription(id: nextID, path: path)
+        }
+    }
+
+    /// Stops calling the subscriber. The last subscriber of a file closes its channel reader and
+    /// the monitor's connection to it before this returns (unless called on the monitor's queue),
+    /// so that closing the subscriber's own connection can still checkpoint the file.
+    package func unsubscribe(_ subscription: Subscription) {
+        let wasLast = lock.withLock { () -> Bool in
+            guard var watched = files[subscription.path] else { return false }
+            watched.subscribers[subscription.id] = nil
+            defer { rescheduleTimer() }
+            guard watched.subscribers.isEmpty else {
+                files[subscription.path] = watched
+                return false
+            }
+            watched.channel?.close()
+            files[subscription.path] = nil
+            return true
+        }
+        guard wasLast else { return }
+        let closeChecker = { [self] in
+            // A new subscriber may have come meanwhile: it then keeps the connection.
+            guard lock.withLock({ files[subscription.path] == nil }) else { return }
+            checkers.removeValue(forKey: subscription.path)?.connection?.close()
+        }
+        if DispatchQueue.getSpecific(key: onQueue) == true { closeChecker() } else { queue.sync(execute: closeChecker) }
+    }
+
+    /// After a commit to `file` by a store or server of this process: wakes the file's other
+    /// subscribers here and every other process watching it. Never blocks on another process.
+    package func announce(file: URL, from subscription: Subscription?) {
+        let path = file.standardizedFileURL.path
+        let (ownPipe, local) = lock.withLock { () -> (String?, [@Sendable () -> Void]) in
+            guard let watched = files[path] else { return (nil, []) }
+            let others = watched.subscribers.filter { $0.key != subscription?.id && $0.value.detection.wakesUp }
+            return (watched.channel?.path, others.map(\.value.wake))
+        }
+        if !local.isEmpty { queue.async { for wake in local { wake() } } }
+        WakeChannel.announce(folder: WakeChannel.folder(of: URL(fileURLWithPath: path)), skipping: ownPipe)
+    }
+
+    // MARK: For tests and benchmarks
+
+    /// The channel readers open in this process (one per watched file at most).
+    package var readerCount: Int { lock.withLock { files.values.filter { $0.channel != nil }.count } }
+    /// Whether this process reads the wake-up channel of `file`.
+    package func readsChannel(of file: URL) -> Bool {
+        lock.withLock { files[file.standardizedFileURL.path]?.channel != nil }
+    }
+    /// The timers running in this process: 0 or 1.
+    package var timerCount: Int { lock.withLock { timer == nil ? 0 : 1 } }
+    /// The subscribers of `file` in this process.
+    package func subscriberCount(of file: URL) -> Int {
+        lock.withLock { files[file.standardizedFileURL.path]?.subscribers.count ?? 0 }
+    }
+
+    /// The batches of wake-ups this process read from `file`'s channel while watching it.
+    package func channelWakeCount(of file: URL) -> Int {
+        lock.withLock { files[file.standardizedFileURL.path]?.channelWakes ?? 0 }
+    }
+
+    // MARK: Private
+
+    /// On `queue`: after wake-ups were read from `path`'s channel.
+    private func channelWoke(_ path: String) {
+        lock.withLock { files[path]?.channelWakes += 1 }
+        wakeSubscribers(of: path)
+    }
+
+    /// On `queue`: calls the wake closures of `path`'s subscribers.
+    private func wakeSubscribers(of path: String) {
+        let wakes = lock.withLock { files[path]?.subscribers.values.map(\.wake) ?? [] }
+        for wake in wakes { wake() }
+    }
+
+    /// Under `lock`: runs the timer at the shortest interval a subscriber needs, or stops it.
+    private func rescheduleTimer() {
+        var shortest: Duration?
+        for watched in files.values {
+            for subscriber in watched.subscribers.values {
+                let detection = subscriber.detection
+                let needed = detection.wakesUp && watched.channel == nil ? detection.pollingWithoutChannel : detection.interval
+                if let needed, needed < shortest ?? .seconds(Int64.max) { shortest = needed }
+            }
+        }
+        guard shortest != timerInterval || (shortest != nil) != (timer != nil) else { return }
+        timer?.cancel()
+        timer = nil
+        timerInterval = shortest
+        guard let shortest else { return }
+        let (seconds, attoseconds) = shortest.components
+        let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
+        let timer = DispatchSource.makeTimerSource(queue: queue)
+        // Some leeway lets the system group the wake-ups with others (on Apple platforms).
+        timer.schedule(deadline: .now() + .nanoseconds(nanoseconds), repeating: .nanoseconds(nanoseconds),
+                       leeway: .nanoseconds(nanoseconds / 4))
+        timer.setEventHandler { [weak self] in self?.tick() }
+        timer.resume()
+        self.timer = timer
+    }
+
+    /// On `queue`: wakes the subscribers of each file whose data version changed since the last
+    /// tick (all of them when the monitor has no connection to the file).
+    private func tick() {
+        let watched = lock.withLock { files.mapValues(\.url) }
+        for path in checkers.keys where watched[path] == nil {
+            checkers.removeValue(forKey: path)?.connection?.close()
+        }
+        for (path, url) in watched {
+            guard var checker = checkers[path], checker.connection != nil else {
+                // A new file (or one the monitor could not open yet): its first version is the
+                // baseline; the subscribers look once, in case something committed before it.
+                // Read-only, so that it never creates a file that is not there (moved aside).
+                let connection = try? SQLiteConnection(location: .file(url), readOnly: true)
+                checkers[path] = Checker(connection: connection, version: Self.version(connection))
+                wakeSubscribers(of: path)
+                continue
+            }
+            let version = Self.version(checker.connection)
+            guard version == nil || version != checker.version else { continue }
+            checker.version = version
+            checkers[path] = checker
+            wakeSubscribers(of: path)
+        }
+    }
+
+    private static func version(_ connection: SQLiteConnection?) -> Int64? {
+        try? connection?.queryFirst("PRAGMA data_version") { $0.int64(0) }
+    }
+}
