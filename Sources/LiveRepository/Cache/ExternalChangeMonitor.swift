@@ -142,12 +142,15 @@ package final class ExternalChangeMonitor: @unchecked Sendable {
     /// On `queue`: after wake-ups were read from `path`'s channel.
     private func channelWoke(_ path: String) {
         lock.withLock { files[path]?.channelWakes += 1 }
-        wakeSubscribers(of: path)
+        wakeSubscribers(of: path, wakingUp: true)
     }
 
-    /// On `queue`: calls the wake closures of `path`'s subscribers.
-    private func wakeSubscribers(of path: String) {
-        let wakes = lock.withLock { files[path]?.subscribers.values.map(\.wake) ?? [] }
+    /// On `queue`: calls the wake closures of `path`'s subscribers (only of those set to wake
+    /// up, with `wakingUp`: a polling subscriber keeps to its timer).
+    private func wakeSubscribers(of path: String, wakingUp: Bool = false) {
+        let wakes = lock.withLock {
+            files[path]?.subscribers.values.filter { !wakingUp || $0.detection.wakesUp }.map(\.wake) ?? []
+        }
         for wake in wakes { wake() }
     }
 
