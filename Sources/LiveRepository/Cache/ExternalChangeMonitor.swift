@@ -11,7 +11,8 @@ import Foundation
 /// check, never run it there. The timer runs at the shortest interval any subscriber asks for:
 /// with a channel, the slow check for writers that do not announce themselves; without one (it
 /// could not be made), the polling interval. A tick reads `PRAGMA data_version` once per file, on
-/// a connection of the monitor's own, and wakes the file's subscribers only when it changed.
+/// a read-only connection of the monitor's own that never waits for a lock
+/// (``DataVersionReader``), and wakes the file's subscribers only when it changed.
 ///
 /// `@unchecked Sendable`: `lock` guards `files`, `timer`, `timerInterval` and `nextID`;
 /// `checkers` is used only on `queue`.
@@ -40,9 +41,10 @@ package final class ExternalChangeMonitor: @unchecked Sendable {
         var channelWakes = 0
     }
 
-    /// A connection that reads a file's data version for the timer, and the version last read.
+    /// What reads a file's data version for the timer (nil: to be opened at the next tick), and
+    /// the version last read.
     private struct Checker {
-        let connection: SQLiteConnection?
+        var reader: DataVersionReader?
         var version: Int64?
     }
 
@@ -79,10 +81,11 @@ package final class ExternalChangeMonitor: @unchecked Sendable {
         }
     }
 
-    /// Stops calling the subscriber. The last subscriber of a file closes its channel reader and
-    /// the monitor's connection to it before this returns (unless called on the monitor's queue),
-    /// so that closing the subscriber's own connection can still checkpoint the file.
-    package func unsubscribe(_ subscription: Subscription) {
+    /// Stops calling the subscriber. The last subscriber of a file closes its channel reader and,
+    /// `waiting`, the monitor's connection to it before this returns (unless called on the
+    /// monitor's queue), so that closing the subscriber's own connection can still checkpoint the
+    /// file; without `waiting` (from a `deinit`, which may run on any thread) it is closed soon.
+    package func unsubscribe(_ subscription: Subscription, waiting: Bool = true) {
         let wasLast = lock.withLock { () -> Bool in
             guard var watched = files[subscription.path] else { return false }
             watched.subscribers[subscription.id] = nil
@@ -96,12 +99,18 @@ package final class ExternalChangeMonitor: @unchecked Sendable {
             return true
         }
         guard wasLast else { return }
-        let closeChecker = { [self] in
+        let closeChecker: @Sendable () -> Void = { [self] in
             // A new subscriber may have come meanwhile: it then keeps the connection.
             guard lock.withLock({ files[subscription.path] == nil }) else { return }
-            checkers.removeValue(forKey: subscription.path)?.connection?.close()
+            checkers.removeValue(forKey: subscription.path)?.reader?.close()
         }
-        if DispatchQueue.getSpecific(key: onQueue) == true { closeChecker() } else { queue.sync(execute: closeChecker) }
+        if DispatchQueue.getSpecific(key: onQueue) == true {
+            closeChecker()
+        } else if waiting {
+            queue.sync(execute: closeChecker)
+        } else {
+            queue.async(execute: closeChecker)
+        }
     }
 
     /// After a commit to `file` by a store or server of this process: wakes the file's other
@@ -181,31 +190,33 @@ package final class ExternalChangeMonitor: @unchecked Sendable {
     }
 
     /// On `queue`: wakes the subscribers of each file whose data version changed since the last
-    /// tick (all of them when the monitor has no connection to the file).
+    /// tick. A file whose version cannot be read at once (locked, gone) is passed over and opened
+    /// again at the next tick; a file opened anew wakes its subscribers once, in case something
+    /// was committed before its first version was read.
     private func tick() {
-        let watched = lock.withLock { files.mapValues(\.url) }
-        for path in checkers.keys where watched[path] == nil {
-            checkers.removeValue(forKey: path)?.connection?.close()
+        let watched = lock.withLock { Set(files.keys) }
+        for path in checkers.keys where !watched.contains(path) {
+            checkers.removeValue(forKey: path)?.reader?.close()
         }
-        for (path, url) in watched {
-            guard var checker = checkers[path], checker.connection != nil else {
-                // A new file (or one the monitor could not open yet): its first version is the
-                // baseline; the subscribers look once, in case something committed before it.
-                // Read-only, so that it never creates a file that is not there (moved aside).
-                let connection = try? SQLiteConnection(location: .file(url), readOnly: true)
-                checkers[path] = Checker(connection: connection, version: Self.version(connection))
+        for path in watched {
+            guard let reader = checkers[path]?.reader else {
+                let reader = DataVersionReader(path: path)
+                guard let version = reader?.version() else {
+                    checkers[path] = Checker(reader: nil, version: nil)
+                    continue
+                }
+                checkers[path] = Checker(reader: reader, version: version)
                 wakeSubscribers(of: path)
                 continue
             }
-            let version = Self.version(checker.connection)
-            guard version == nil || version != checker.version else { continue }
-            checker.version = version
-            checkers[path] = checker
+            guard let version = reader.version() else {
+                reader.close()
+                checkers[path] = Checker(reader: nil, version: nil)
+                continue
+            }
+            guard version != checkers[path]?.version else { continue }
+            checkers[path]?.version = version
             wakeSubscribers(of: path)
         }
-    }
-
-    private static func version(_ connection: SQLiteConnection?) -> Int64? {
-        try? connection?.queryFirst("PRAGMA data_version") { $0.int64(0) }
     }
 }

@@ -18,7 +18,7 @@ import Foundation
 /// Several stores may open one file, in one process or in several (an app and its extensions
 /// in an App Group): each notices the others' commits, through a change log kept in the file,
 /// and tells its observers exactly as for its own writes, after the commit and never for a
-/// rolled-back write. It looks every 10 ms by default (``externalChanges``), takes in what
+/// rolled-back write. By default it is woken by each commit (``externalChanges``), takes in what
 /// others committed before each of its own writes, and looks at once on
 /// ``checkForExternalChanges()``. See <doc:SharingACacheFile>.
 ///
@@ -133,7 +133,7 @@ public final class LiveStore: @unchecked Sendable {
         subscription = startWatching()
     }
 
-    deinit { subscription.map(ExternalChangeMonitor.shared.unsubscribe) }
+    deinit { subscription.map { ExternalChangeMonitor.shared.unsubscribe($0, waiting: false) } }
 
     /// Whether the store watches its file for other connections' commits; for tests.
     var isWatching: Bool { subscription != nil }
@@ -345,7 +345,7 @@ public final class LiveStore: @unchecked Sendable {
     public func close() async {
         await withCheckedContinuation { continuation in
             queue.async {
-                self.subscription.map(ExternalChangeMonitor.shared.unsubscribe)
+                self.subscription.map { ExternalChangeMonitor.shared.unsubscribe($0) }
                 // The reader first: the writer, closing last, checkpoints and deletes the WAL (a
                 // reader cannot), so the file alone holds every commit, even for someone who
                 // copies it or deletes its -wal once the app is done.

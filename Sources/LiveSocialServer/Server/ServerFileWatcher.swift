@@ -42,7 +42,7 @@ final class ServerFileWatcher: @unchecked Sendable {
         self.publishedSequence = publishedSequence
     }
 
-    deinit { subscription.map(ExternalChangeMonitor.shared.unsubscribe) }
+    deinit { subscription.map { ExternalChangeMonitor.shared.unsubscribe($0, waiting: false) } }
 
     /// Starts watching. `publish` publishes the file's new changes and says whether it could.
     func start(publish: @escaping @Sendable () async -> Bool) {
