@@ -40,8 +40,8 @@ public struct ExternalChangeDetection: Sendable, Hashable {
 
     /// Wake-ups, a check every second for writers that do not announce themselves, and polling
     /// every 10 ms where the channel cannot be made. Another process's commit reaches observers
-    /// in well under a millisecond, and a watching process costs nothing measurable while idle
-    /// (measured on Linux; see <doc:SharingACacheFile>).
+    /// without waiting for an interval, and a watching process pays one check a second while
+    /// idle (measured on Linux; see <doc:SharingACacheFile>).
     public static let `default` = wakeUps()
 
     /// Never checks on a timer nor on a wake-up: commits from elsewhere reach observers after
