@@ -68,7 +68,7 @@ package final class ExternalChangeMonitor: @unchecked Sendable {
     ) -> Subscription? {
         guard detection.watches else { return nil }
         let path = file.standardizedFileURL.path
-        return lock.withLock {
+        let (subscription, isFirst) = lock.withLock {
             var watched = files[path] ?? Watched(url: file)
             if detection.wakesUp, watched.channel == nil {
                 watched.channel = WakeChannel(file: file, queue: queue) { [weak self] in self?.channelWoke(path) }
@@ -77,8 +77,20 @@ package final class ExternalChangeMonitor: @unchecked Sendable {
             watched.subscribers[nextID] = Subscriber(detection: detection, wake: wake)
             files[path] = watched
             rescheduleTimer()
-            return Subscription(id: nextID, path: path)
+            return (Subscription(id: nextID, path: path), watched.subscribers.count == 1)
         }
+        // The timer's baseline is read before this returns, so that it sees every later commit.
+        if isFirst { queue.sync { openChecker(path) } }
+        return subscription
+    }
+
+    /// On `queue`: reads the first data version of a newly watched file, the baseline of the
+    /// timer's looks. It wakes no one: each subscriber read its own baseline when it opened, and
+    /// waking a hundred stores to find nothing is what an idle process must not pay.
+    private func openChecker(_ path: String) {
+        guard checkers[path]?.reader == nil, lock.withLock({ files[path] != nil }) else { return }
+        let reader = DataVersionReader(path: path)
+        if let version = reader?.version() { checkers[path] = Checker(reader: reader, version: version) }
     }
 
     /// Stops calling the subscriber. The last subscriber of a file closes its channel reader and,
