@@ -48,16 +48,48 @@ import Testing
         _ = token
     }
 
-    @Test func theDefaultPollingFindsAnotherStoresCommitWithoutBeingAsked() async throws {
+    @Test func theDefaultSettingIsWokenByAnotherStoresCommitWithoutBeingAsked() async throws {
         let directory = try TemporaryDirectory()
         let (writer, watcher) = try await makeStores(Note.numbered(2), watcher: .default, in: directory)
         let deliveries = CheckedDeliveries(collection(of: watcher))
         #expect(try await deliveries.log.next().ids == ["n1", "n2"])
         try await writer.write { try $0.upsert(Note(id: "n3", rank: 3)) }
-        // Bounded by the suite's time limit; the timer finds it within milliseconds.
+        // Bounded by the suite's time limit; the writer's wake-up brings it at once.
         let seen = try await deliveries.log.next()
         #expect(seen.ids == ["n1", "n2", "n3"])
         #expect(seen.change == CollectionChange(insertions: [2]))
+    }
+
+    @Test func aCollectionOpenedAfterAnotherStoresCommitShowsItOnceAsInsertions() async throws {
+        let directory = try TemporaryDirectory()
+        let (writer, watcher) = try await makeStores([], watcher: .polling(every: .seconds(60)), in: directory)
+        try await writer.write { try $0.upsert(contentsOf: Note.numbered(5)) }
+        // The first read takes in the writer's commit (announcing it) and shows its rows.
+        let deliveries = CheckedDeliveries(collection(of: watcher))
+        let first = try await deliveries.log.next()
+        #expect(first.ids == ["n1", "n2", "n3", "n4", "n5"])
+        #expect(first.change == CollectionChange(insertions: [0, 1, 2, 3, 4]))
+        // The next delivery is the next real change, not the same commit again as modifications.
+        try await watcher.write { try $0.upsert(Note(id: "n6", rank: 6)) }
+        let next = try await deliveries.log.next()
+        #expect(next.ids == ["n1", "n2", "n3", "n4", "n5", "n6"])
+        #expect(next.change == CollectionChange(insertions: [5]))
+        #expect(deliveries.inconsistencies.isEmpty)
+    }
+
+    @Test func aRowRewrittenWithIdenticalContentIsNoModification() async throws {
+        let directory = try TemporaryDirectory()
+        let (writer, watcher) = try await makeStores(Note.numbered(3), in: directory)
+        let deliveries = CheckedDeliveries(collection(of: watcher))
+        _ = try await deliveries.log.next()
+        // Rewritten, not changed: every row of the table counts as touched, none as modified.
+        try await writer.write { try $0.execute("UPDATE notes SET body = body", touching: "notes") }
+        await watcher.checkForExternalChanges()
+        try await writer.write { try $0.upsert(Note(id: "n2", rank: 2, body: "edited")) }
+        await watcher.checkForExternalChanges()
+        let seen = try await deliveries.log.next()
+        #expect(seen.bodies == ["note 1", "edited", "note 3"])
+        #expect(seen.change == CollectionChange(modifications: [1]))
     }
 
     @Test func aRolledBackWriteReachesNoOneAndTheNextCommitArrivesAlone() async throws {
@@ -361,8 +393,8 @@ import Testing
         let seen = try await deliveries.log.next()
         #expect(seen.ids == ["n1", "n3"])
         #expect(seen.bodies == ["note 1", "edit \(commits)"])
-        // Read again whole: every row that stayed counts as touched.
-        #expect(seen.change == CollectionChange(deletions: [1], modifications: [0, 2]))
+        // Read again whole: of the rows that stayed, the one whose content changed is modified.
+        #expect(seen.change == CollectionChange(deletions: [1], modifications: [2]))
         #expect(deliveries.inconsistencies.isEmpty)
     }
 
@@ -402,7 +434,11 @@ import Testing
     }
 
     @Test func detectionSettings() {
-        #expect(ExternalChangeDetection.default.interval == .milliseconds(10))
+        #expect(ExternalChangeDetection.default.wakesUp)
+        #expect(ExternalChangeDetection.default.interval == .seconds(1))
+        #expect(ExternalChangeDetection.default.pollingWithoutChannel == .milliseconds(10))
+        #expect(!ExternalChangeDetection.polling(every: .seconds(1)).wakesUp)
+        #expect(ExternalChangeDetection.wakeUps(checkingEvery: nil).interval == nil)
         #expect(ExternalChangeDetection.off.interval == nil)
         #expect(ExternalChangeDetection.polling(every: .milliseconds(250)).interval == .milliseconds(250))
         #expect(ExternalChangeDetection.polling(every: .zero).interval == .milliseconds(1))

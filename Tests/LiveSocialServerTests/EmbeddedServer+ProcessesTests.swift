@@ -94,9 +94,9 @@ import Testing
 
     @Test func concurrentWritersReachBothWatchingServersInOrderOnce() async throws {
         let file = try SharedServerFile()
-        let first = try file.server(watchInterval: .milliseconds(1))
+        let first = try file.server(externalChanges: .default)
         try await first.seedDemoData()
-        let second = try file.server(watchInterval: .milliseconds(1))
+        let second = try file.server(externalChanges: .default)
         let logs = [EventLog(first.connection(userId: "ada")), EventLog(second.connection(userId: "alan"))]
         let start = try await first.latestSequence()
         let count = 100
@@ -256,7 +256,7 @@ import Testing
 
     @Test func aChildProcessWritingAtTheSameTimeLosesNothingAndEachSideSeesEveryEventOnceInOrder() async throws {
         let file = try SharedServerFile()
-        let server = try EmbeddedServer(location: .file(file.url), watchInterval: .milliseconds(1))
+        let server = try EmbeddedServer(location: .file(file.url))
         try await server.seedDemoData()
         let before = try #require(try await server.record(Channel.self, id: "general"))
         let log = EventLog(server.connection(userId: "ada"))

@@ -1,4 +1,5 @@
 import Foundation
+import LiveRepository
 @testable import LiveSocialServer
 import Testing
 
@@ -9,7 +10,7 @@ import Testing
         let (calls, continuation) = AsyncStream<Int>.makeStream()
         let counter = CallCounter()
         // The server published nothing yet, as far as this watcher knows.
-        let watcher = try ServerFileWatcher(file: file.url, interval: .milliseconds(1)) { 0 }
+        let watcher = try ServerFileWatcher(file: file.url, detection: .polling(every: .milliseconds(1))) { 0 }
         watcher.start {
             let call = counter.next()
             continuation.yield(call)

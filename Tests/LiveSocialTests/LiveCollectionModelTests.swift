@@ -50,7 +50,6 @@ import TestSupport
             "cross-process writes": coverage["crossProcessWrites"],
             "moves delivered": coverage["movesDelivered"],
             "changes checked": coverage["changesChecked"],
-            "modifications of unchanged rows": coverage["unchangedModifications"],
             "server pages": coverage["serverPages"],
             "failed pages": coverage["failedPages"],
         ]))

@@ -54,7 +54,7 @@ struct SocialClientCorruptionTests {
     @Test func pendingMessagesInADamagedCacheAreLostWithItAndTheRecoverySaysSo() async throws {
         let directory = try TemporaryDirectory()
         let (serverURL, cacheURL) = try ClientDamageRun.folders(in: directory)
-        let server = try EmbeddedServer(location: .file(serverURL), clock: ManualClock(), epoch: 1_700_000_000, watchInterval: nil)
+        let server = try EmbeddedServer(location: .file(serverURL), clock: ManualClock(), epoch: 1_700_000_000, externalChanges: .off)
         _ = try await server.seedDemoData()
         let stamps = Stamps()
         // A message written while offline stays pending in the cache.

@@ -8,9 +8,13 @@ import Foundation
 ///
 ///     swift run -c release CrossProcessVersus          # 1,000 commits, 10 s idle, 50,000 messages
 ///     swift run -c release CrossProcessVersus quick    # for CI: 200 commits, 2 s idle, 5,000 messages
-///     swift run -c release CrossProcessVersus [quick] --poll 50  # B's stores check every 50 ms
+///     swift run -c release CrossProcessVersus [quick] --poll 50  # B's polling stores check every 50 ms
 ///     CrossProcessVersus writer spaced|burst FILE …    # process A (started by the run)
-///     CrossProcessVersus idle KIND FILE SECONDS        # an idle watcher (started by the run)
+///     CrossProcessVersus idle KIND FILE SECONDS STORES POLL_MS  # an idle watcher (started by the run)
+///
+/// B's stores at the default settings (woken by each commit through the wake-up channel) run
+/// beside stores polling every 10 ms (the default before wake-ups). The last line is
+/// `summary: p99_ms=… idle_pct=… delivered=…/…` for the default settings.
 @main
 struct CrossProcessVersus {
     /// Starts the run on the main actor and turns the main thread's run loop, as an app does
@@ -44,9 +48,12 @@ struct CrossProcessVersus {
                 defer { try? FileManager.default.removeItem(at: folder) }
                 report.latency = try await Scenarios.latency(settings, folder: folder, log: progress)
                 report.idle = try await Scenarios.idle(settings, folder: folder, log: progress)
-                report.throughput = try await Scenarios.throughput(settings, folder: folder, log: progress)
+                for kind in [WatcherKind.live, .livePolling] {
+                    report.throughput.append(try await Scenarios.throughput(settings, kind: kind, folder: folder, log: progress))
+                }
                 print(report.text())
                 print(report.goals())
+                print(report.summary())
             default:
                 throw Writer.Usage.wrong(arguments)
             }

@@ -15,11 +15,13 @@ enum Scenarios {
     }
 
     /// A commits `settings.commits` messages a few milliseconds apart while B's watchers of this
-    /// package, GRDB and the naive loop run side by side.
+    /// package (woken, and polling), GRDB and the naive loop run side by side.
     static func latency(_ settings: Settings, folder: URL, log: RunLog) async throws -> [Latency] {
         let url = folder.appendingPathComponent("latency.sqlite")
         try await Fixture.create(url)
-        let watchers = try [WatcherKind.live, .grdb, .naive].map { try Watcher($0, url: url, pollMilliseconds: settings.pollMilliseconds) }
+        let watchers = try [WatcherKind.live, .livePolling, .grdb, .naive].map {
+            try Watcher($0, url: url, pollMilliseconds: settings.pollMilliseconds)
+        }
         for watcher in watchers { await watcher.arrivals.ready.wait() }
         // Let the openings settle: GRDB's observation fetches a second time once it observes.
         try await Task.sleep(for: .milliseconds(200))
@@ -46,6 +48,7 @@ enum Scenarios {
 
     /// The throughput scenario's numbers.
     struct Throughput {
+        var kind: WatcherKind
         var messages: Int
         /// Messages B's live collection showed by the end of the grace period.
         var delivered: Int
@@ -59,13 +62,13 @@ enum Scenarios {
     }
 
     /// A queues `settings.burst` messages at once with `enqueueWrite`; B counts what its live
-    /// collection shows.
-    static func throughput(_ settings: Settings, folder: URL, log: RunLog) async throws -> Throughput {
-        let url = folder.appendingPathComponent("throughput.sqlite")
+    /// collection (of `kind`) shows.
+    static func throughput(_ settings: Settings, kind: WatcherKind, folder: URL, log: RunLog) async throws -> Throughput {
+        let url = folder.appendingPathComponent("throughput-\(kind.rawValue).sqlite")
         try await Fixture.create(url)
-        let watcher = try Watcher(.live, url: url, pollMilliseconds: settings.pollMilliseconds)
+        let watcher = try Watcher(kind, url: url, pollMilliseconds: settings.pollMilliseconds)
         await watcher.arrivals.ready.wait()
-        log("throughput: process A writes \(grouped(settings.burst)) messages as fast as it can (enqueueWrite)")
+        log("throughput (\(kind.rawValue)): process A writes \(grouped(settings.burst)) messages as fast as it can (enqueueWrite)")
         let writer = try ChildProcess.start(["writer", "burst", url.path, String(settings.burst)])
         let lines = await writer.finished()
         try await wait(upTo: settings.burstGrace) { watcher.arrivals.seenAt.count >= settings.burst }
@@ -75,7 +78,7 @@ enum Scenarios {
         let start = stamps[1] ?? 0
         let committed = lines.first { $0.hasPrefix("committed ") }.flatMap { UInt64($0.dropFirst(10)) } ?? 0
         return Throughput(
-            messages: settings.burst, delivered: seenAt.count,
+            kind: kind, messages: settings.burst, delivered: seenAt.count,
             writeSeconds: elapsed(from: start, to: committed) / 1_000,
             deliverySeconds: seenAt.last.map { elapsed(from: start, to: $0) / 1_000 } ?? .nan,
             deliveries: watcher.arrivals.deliveries,
@@ -85,6 +88,7 @@ enum Scenarios {
     /// The idle cost of one kind of watcher: CPU time over wall time.
     struct Idle {
         var kind: WatcherKind
+        var stores = 1
         var cpuSeconds: Double
         var wallSeconds: Double
         /// Observer calls while measured (nothing was written).
@@ -92,37 +96,41 @@ enum Scenarios {
         var share: Double { cpuSeconds / wallSeconds }
     }
 
-    /// One child process per kind of watcher, all at once, each watching an unchanging file for
-    /// `settings.idleSeconds`.
+    /// One child process per kind of watcher (and, for the stores with nothing observed, per
+    /// number of stores), all at once, each watching an unchanging file for `settings.idleSeconds`.
     static func idle(_ settings: Settings, folder: URL, log: RunLog) async throws -> [Idle] {
         let url = folder.appendingPathComponent("idle.sqlite")
         try await Fixture.create(url)
-        log("idle: \(WatcherKind.allCases.count) processes watch an unchanging file for \(settings.idleSeconds) s")
-        let children = try WatcherKind.allCases.map { kind in
-            (kind, try ChildProcess.start(
-                ["idle", kind.rawValue, url.path, String(settings.idleSeconds)] + (settings.pollMilliseconds.map { [String($0)] } ?? [])))
+        var runs: [(WatcherKind, Int)] = [(.none, 1)]
+        for kind in [WatcherKind.store, .storePolling] { runs += settings.storeCounts.map { (kind, $0) } }
+        runs += [(.live, 1), (.livePolling, 1), (.grdb, 1), (.naive, 1)]
+        log("idle: \(runs.count) processes watch an unchanging file for \(settings.idleSeconds) s")
+        let children = try runs.map { kind, stores in
+            (kind, stores, try ChildProcess.start(
+                ["idle", kind.rawValue, url.path, String(settings.idleSeconds), String(stores), String(settings.pollMilliseconds)]))
         }
         var results: [Idle] = []
-        for (kind, child) in children {
+        for (kind, stores, child) in children {
             let lines = await child.finished()
             let numbers = lines.first { $0.hasPrefix("idle ") }?.split(separator: " ").dropFirst().compactMap { Double($0) } ?? []
             guard numbers.count == 3 else { fatalError("idle \(kind): \(lines)") }
-            results.append(Idle(kind: kind, cpuSeconds: numbers[0] / 1e9, wallSeconds: numbers[1] / 1e9, calls: Int(numbers[2])))
+            results.append(Idle(kind: kind, stores: stores, cpuSeconds: numbers[0] / 1e9, wallSeconds: numbers[1] / 1e9,
+                                calls: Int(numbers[2])))
         }
         return results
     }
 
-    /// Process B of the idle scenario (`CrossProcessVersus idle KIND FILE SECONDS [POLL_MS]`): starts the
-    /// watcher, waits for its first call, then prints `idle CPU_NS WALL_NS CALLS` for the next
-    /// `seconds`, during which the main thread waits in its run loop, and the observer calls
-    /// made meanwhile (none are expected: nothing is written).
+    /// Process B of the idle scenario (`CrossProcessVersus idle KIND FILE SECONDS STORES POLL_MS`):
+    /// starts the watcher (with `STORES` stores for the kinds that observe nothing), waits for its
+    /// first call, then prints `idle CPU_NS WALL_NS CALLS` for the next `seconds`, during which
+    /// the main thread waits in its run loop, and the observer calls made meanwhile (none are
+    /// expected: nothing is written).
     static func idleChild(_ arguments: [String]) async throws {
-        guard (3...4).contains(arguments.count), let kind = WatcherKind(rawValue: arguments[0]),
-              let seconds = Int(arguments[2]) else {
+        guard arguments.count == 5, let kind = WatcherKind(rawValue: arguments[0]), let seconds = Int(arguments[2]),
+              let stores = Int(arguments[3]), let poll = Int(arguments[4]) else {
             throw Writer.Usage.wrong(arguments)
         }
-        let poll = arguments.count == 4 ? Int(arguments[3]) : nil
-        let watcher = try Watcher(kind, url: URL(fileURLWithPath: arguments[1]), pollMilliseconds: poll)
+        let watcher = try Watcher(kind, url: URL(fileURLWithPath: arguments[1]), pollMilliseconds: poll, stores: stores)
         await watcher.arrivals.ready.wait()
         // Let the opening's own work (a first page, GRDB's first fetch) settle.
         try await Task.sleep(for: .milliseconds(200))

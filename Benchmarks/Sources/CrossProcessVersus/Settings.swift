@@ -14,13 +14,11 @@ struct Settings {
     /// them after A exits.
     var burst: Int
     var burstGrace: Duration
-    /// How often process B's stores check for A's commits, ms; nil: the default setting.
-    var pollMilliseconds: Int?
-
-    /// What B's stores are set to, for the titles.
-    var detection: String {
-        pollMilliseconds.map { "polling every \($0) ms" } ?? "default settings"
-    }
+    /// How often process B's polling stores (the old default, beside the wake-ups) check for A's
+    /// commits, ms.
+    var pollMilliseconds = 10
+    /// The numbers of stores in the watching process of the idle scenario.
+    var storeCounts = [1, 10, 100]
 
     static let full = Settings(name: "full", commits: 1_000, grace: .seconds(2), idleSeconds: 10, burst: 50_000, burstGrace: .seconds(10))
     static let quick = Settings(name: "quick", commits: 200, grace: .seconds(1), idleSeconds: 2, burst: 5_000, burstGrace: .seconds(3))

@@ -29,12 +29,16 @@ final class Arrivals {
 enum WatcherKind: String, CaseIterable {
     /// Nothing at all: the baseline of the idle measurement.
     case none
-    /// This package's `LiveStore` on the file, at the default settings (or `--poll`'s interval),
+    /// This package's `LiveStore`s on the file, at the default settings (woken by each commit),
     /// with nothing observed.
     case store
-    /// This package: a `LiveStore` on the file, at the default settings (or `--poll`'s interval),
+    /// The same, polling every `--poll` ms (10 by default): the default before wake-ups.
+    case storePolling = "store-polling"
+    /// This package: a `LiveStore` on the file, at the default settings (woken by each commit),
     /// and a `LiveCollection` over the channel.
     case live
+    /// The same, polling every `--poll` ms (10 by default): the default before wake-ups.
+    case livePolling = "live-polling"
     /// GRDB's `ValueObservation` of the channel's newest 20 rows, through a `DatabasePool` on
     /// the file.
     case grdb
@@ -42,12 +46,18 @@ enum WatcherKind: String, CaseIterable {
     /// compares the ids with the last result.
     case naive
 
-    /// The row title; `detection` says how B's stores look for other processes' commits.
-    func title(_ detection: String = "default settings") -> String {
-        switch self {
+    /// Whether this is one of this package's stores at the default settings (wake-ups).
+    var wakesUp: Bool { self == .store || self == .live }
+
+    /// The row title; `poll` is the polling rows' interval, `stores` the number of stores.
+    func title(poll: Int, stores: Int = 1) -> String {
+        let count = stores == 1 ? "LiveStore" : "\(stores) LiveStores"
+        return switch self {
         case .none: "nothing (baseline: the process only waits)"
-        case .store: "LiveStore (\(detection)), nothing observed"
-        case .live: "LiveStore (\(detection)) + LiveCollection"
+        case .store: "\(count) (default: wake-ups), nothing observed"
+        case .storePolling: "\(count) (polling every \(poll) ms, the old default), nothing observed"
+        case .live: "LiveStore (default: wake-ups) + LiveCollection"
+        case .livePolling: "LiveStore (polling every \(poll) ms, the old default) + LiveCollection"
         case .grdb: "GRDB ValueObservation (DatabasePool on the same file)"
         case .naive: "naive loop: requery every 100 ms and compare"
         }
@@ -61,21 +71,22 @@ final class Watcher {
     let arrivals = Arrivals()
     private var stopping: [() async -> Void] = []
 
-    /// Starts watching `url`; wait for ``Arrivals/ready`` before the writer starts. A
-    /// `LiveStore` checks for other processes' commits at the default interval, or every
-    /// `pollMilliseconds`.
-    init(_ kind: WatcherKind, url: URL, pollMilliseconds: Int? = nil) throws {
+    /// Starts watching `url`; wait for ``Arrivals/ready`` before the writer starts. The
+    /// polling kinds' stores check every `pollMilliseconds`; `.store` and `.storePolling` open
+    /// `stores` stores on the file.
+    init(_ kind: WatcherKind, url: URL, pollMilliseconds: Int, stores: Int = 1) throws {
         self.kind = kind
         let arrivals = self.arrivals
+        let poll = kind.wakesUp ? nil : pollMilliseconds
         switch kind {
         case .none:
             arrivals.observed(upTo: 0, at: SharedClock.now())
-        case .store:
-            let store = try Fixture.open(url, pollMilliseconds: pollMilliseconds)
+        case .store, .storePolling:
+            let opened = try (0..<max(1, stores)).map { _ in try Fixture.open(url, pollMilliseconds: poll) }
             arrivals.observed(upTo: 0, at: SharedClock.now())
-            stopping.append { await store.close() }
-        case .live:
-            let store = try Fixture.open(url, pollMilliseconds: pollMilliseconds)
+            stopping.append { for store in opened { await store.close() } }
+        case .live, .livePolling:
+            let store = try Fixture.open(url, pollMilliseconds: poll)
             let collection = Fixture.collection(store)
             let token = collection.observe { collection, _, error in
                 let now = SharedClock.now()

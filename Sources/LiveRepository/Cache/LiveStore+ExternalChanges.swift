@@ -5,8 +5,8 @@ extension LiveStore {
     /// returns once the live objects and collections they touched were told (on the main actor;
     /// each then reads the changed rows and calls its observers, as after the store's own writes).
     ///
-    /// The store also looks on its own, as often as its ``externalChanges`` setting says, and
-    /// takes in what others committed whenever it writes. Call this where waiting for the next
+    /// The store also looks on its own, when woken or as often as its ``externalChanges``
+    /// setting says, and takes in what others committed whenever it writes. Call this where waiting for the next
     /// look is not good enough: when an app becomes active again after an extension wrote to the
     /// shared file, or in tests. A store in memory has nothing to look for and returns at once.
     public func checkForExternalChanges() async {
@@ -24,22 +24,36 @@ extension LiveStore {
         }
     }
 
-    /// Starts the timer that looks for other connections' commits on `queue`, or returns nil (in
-    /// memory, or when the setting is ``ExternalChangeDetection/off``).
-    func startWatching() -> DispatchSourceTimer? {
-        guard case .file = location, let interval = externalChanges.interval else { return nil }
-        let (seconds, attoseconds) = interval.components
-        let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
-        let timer = DispatchSource.makeTimerSource(queue: queue)
-        // Some leeway lets the system group the wake-ups with others (on Apple platforms).
-        timer.schedule(deadline: .now() + .nanoseconds(nanoseconds), repeating: .nanoseconds(nanoseconds),
-                       leeway: .nanoseconds(nanoseconds / 4))
-        timer.setEventHandler { [weak self] in
-            guard let self, let change = externalChangesOnQueue(), !change.isEmpty else { return }
+    /// Subscribes the store to the process's watcher of shared files (see
+    /// ``ExternalChangeMonitor``), or returns nil (in memory, or with
+    /// ``ExternalChangeDetection/off``).
+    func startWatching() -> ExternalChangeMonitor.Subscription? {
+        guard case .file(let url) = location else { return nil }
+        return ExternalChangeMonitor.shared.subscribe(file: url, detection: externalChanges) { [weak self] in
+            self?.scheduleCheck()
+        }
+    }
+
+    /// Queues one look for other connections' commits, unless one is queued already: a burst of
+    /// wake-ups costs one look, which finds every commit made before it.
+    private func scheduleCheck() {
+        let schedule = lock.withLock {
+            defer { checkScheduled = true }
+            return !checkScheduled
+        }
+        guard schedule else { return }
+        queue.async { [self] in
+            lock.withLock { checkScheduled = false }
+            guard let change = externalChangesOnQueue(), !change.isEmpty else { return }
             publishOnMain(change)
         }
-        timer.resume()
-        return timer
+    }
+
+    /// After a commit that changed something: wakes the other stores and servers watching the
+    /// file, in this process and in others.
+    func announceCommit() {
+        guard case .file(let url) = location else { return }
+        ExternalChangeMonitor.shared.announce(file: url, from: subscription)
     }
 
     /// On `queue`, outside a transaction: what other connections committed since the last look,

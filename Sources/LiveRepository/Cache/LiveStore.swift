@@ -18,7 +18,7 @@ import Foundation
 /// Several stores may open one file, in one process or in several (an app and its extensions
 /// in an App Group): each notices the others' commits, through a change log kept in the file,
 /// and tells its observers exactly as for its own writes, after the commit and never for a
-/// rolled-back write. It looks every 10 ms by default (``externalChanges``), takes in what
+/// rolled-back write. By default it is woken by each commit (``externalChanges``), takes in what
 /// others committed before each of its own writes, and looks at once on
 /// ``checkForExternalChanges()``. See <doc:SharingACacheFile>.
 ///
@@ -32,7 +32,8 @@ public final class LiveStore: @unchecked Sendable {
     // `@unchecked Sendable`: `connection`, `migrator`, `changeLog` and `inBurst` are used only
     // on `queue`; `lock` guards `pending`, `drainScheduled` and `lastRecovery`; `hub` is
     // isolated to the main actor; `reader` is immutable and confines its connection to its own
-    // queue; `watcher` is set once in `init` and only cancelled after (a thread-safe call).
+    // queue; `subscription` is set once in `init` and only read after; `lock` also guards
+    // `checkScheduled`.
 
     /// Where the cache lives.
     public let location: SQLiteConnection.Location
@@ -46,7 +47,7 @@ public final class LiveStore: @unchecked Sendable {
     /// The reading connection of a file cache; nil in memory.
     private let reader: StoreReader?
     private let migrator: SQLiteMigrator
-    private let lock = NSLock()
+    let lock = NSLock()
     private var pending: [PendingWrite] = []
     private var drainScheduled = false
     private var lastRecovery: CacheRecovery?
@@ -56,8 +57,11 @@ public final class LiveStore: @unchecked Sendable {
     let changeLog: StoreChangeLog?
     /// How often the store looks for other connections' commits.
     public let externalChanges: ExternalChangeDetection
-    /// The timer that looks on `queue`; nil in memory or with ``ExternalChangeDetection/off``.
-    private var watcher: DispatchSourceTimer?
+    /// The store's place in the process's watcher of shared files; nil in memory or with
+    /// ``ExternalChangeDetection/off``.
+    private(set) var subscription: ExternalChangeMonitor.Subscription?
+    /// Whether a look for other connections' commits is queued; guarded by `lock`.
+    var checkScheduled = false
 
     /// The most queued writes committed in one transaction.
     static let maximumBatch = 16_384
@@ -126,13 +130,13 @@ public final class LiveStore: @unchecked Sendable {
         } else {
             reader = nil
         }
-        watcher = startWatching()
+        subscription = startWatching()
     }
 
-    deinit { watcher?.cancel() }
+    deinit { subscription.map { ExternalChangeMonitor.shared.unsubscribe($0, waiting: false) } }
 
-    /// Whether a timer looks for other connections' commits; for tests.
-    var isWatching: Bool { watcher != nil }
+    /// Whether the store watches its file for other connections' commits; for tests.
+    var isWatching: Bool { subscription != nil }
 
     /// The most recent recovery, including one made while running (see ``recovery`` for opening).
     public var latestRecovery: CacheRecovery? {
@@ -230,6 +234,7 @@ public final class LiveStore: @unchecked Sendable {
             }
         }
         if failure == nil { changeLog?.didCommit() }
+        defer { if failure == nil, !transaction.change.isEmpty { announceCommit() } }
         var change = external.merging(failure == nil ? transaction.change : [:]) { $0.union($1) }
         if let failure, let rebuilt = recoverIfDamaged(failure) { change = rebuilt }
         let results = outcomes.map { $0 ?? failure }
@@ -340,7 +345,7 @@ public final class LiveStore: @unchecked Sendable {
     public func close() async {
         await withCheckedContinuation { continuation in
             queue.async {
-                self.watcher?.cancel()
+                self.subscription.map { ExternalChangeMonitor.shared.unsubscribe($0) }
                 // The reader first: the writer, closing last, checkpoints and deletes the WAL (a
                 // reader cannot), so the file alone holds every commit, even for someone who
                 // copies it or deletes its -wal once the app is done.

@@ -111,7 +111,8 @@ extension LiveCollection {
                 $0.error = error
                 if $0.window.count == 0 { $0.dataStatus = .error }
             }
-        case .success(let outcome):
+        case .success(var outcome):
+            outcome.touched = withoutUnchanged(outcome.touched, reread: outcome.records)
             let oldRows = state.window.rows
             let newRows = outcome.window.rows
             var change: CollectionChange?
@@ -157,6 +158,16 @@ extension LiveCollection {
             // The previous window's keys are freed on a background queue: freeing 100,000 of them
             // would stop the main actor for a millisecond or two.
             store.discard(consume oldRows)
+        }
+    }
+
+    /// The rows of `touched` but those read again (`reread`) with the very content they had when
+    /// decoded before: a row rewritten with identical content, or a change a read had shown
+    /// already, is no modification. A row not decoded before cannot be compared and stays.
+    private func withoutUnchanged(_ touched: Set<Int64>, reread: [Int64: Record]) -> Set<Int64> {
+        touched.filter { rowid in
+            guard let before = decoded[rowid], let after = reread[rowid] else { return true }
+            return before != after
         }
     }
 

@@ -12,7 +12,7 @@ extension EmbeddedServer {
     /// Publishes the changes that other servers on this file (in this process or another) have
     /// committed since the last publication, as real-time events to this server's connections.
     ///
-    /// The server calls it every `watchInterval` when the file has changed; call it yourself to
+    /// The server calls it when its watcher finds the file changed; call it yourself to
     /// deliver those changes at once (a test with no watching, an app that comes to the
     /// foreground). Events go out in sequence order, after those of earlier writes and before
     /// those of later ones, each once; a record's event carries its current state, and a record
@@ -79,6 +79,9 @@ extension EmbeddedServer {
             return (external.events + events, external.audiences + own, result, try database.latestSequence)
         }
         hub.publish(published, audiences: addressed, through: through)
+        if let sharedFile, !events.isEmpty {
+            ExternalChangeMonitor.shared.announce(file: sharedFile, from: watcher?.subscription)
+        }
         return result
     }
 

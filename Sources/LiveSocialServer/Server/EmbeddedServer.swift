@@ -24,9 +24,9 @@ import LiveSocial
 ///
 /// Several servers, in one process or in several, can open one file at once (see
 /// <doc:SharingAServerFile>): each delivers to its own connections the events of every write
-/// to the file, its own and the others', in sequence order. It notices the others' commits by
-/// polling the file every `watchInterval` of real time, or when ``publishExternalChanges()``
-/// is called.
+/// to the file, its own and the others', in sequence order. It notices the others' commits as
+/// its `externalChanges` setting says (by default, woken by each commit, as a `LiveStore` is),
+/// or when ``publishExternalChanges()`` is called.
 public actor EmbeddedServer {
     /// The clock all waiting goes through.
     public nonisolated let clock: any Clock<Duration>
@@ -36,8 +36,10 @@ public actor EmbeddedServer {
     nonisolated let controls = ServerControls()
     let database: ServerDatabase
     private let elapsed: @Sendable () -> Duration
-    /// Polls a server file for other connections' commits; nil in memory or when not watching.
-    private let watcher: ServerFileWatcher?
+    /// Watches a server file for other connections' commits; nil in memory or when not watching.
+    let watcher: ServerFileWatcher?
+    /// The server file, whose watchers the server wakes after each commit; nil in memory.
+    nonisolated let sharedFile: URL?
     /// Called before each new attempt of a write that found the file busy, with the attempt's
     /// number (2 for the first retry); for tests.
     var busyRetryObserver: (@Sendable (Int) -> Void)?
@@ -50,13 +52,14 @@ public actor EmbeddedServer {
     ///   - epoch: the timestamp of the server's start; nil for the wall-clock time now. Give one
     ///     for deterministic timestamps.
     ///   - latency: the delay of every request, in clock time.
-    ///   - watchInterval: for a file, how often (in real time, whatever `clock` is) to look for
-    ///     commits made by other processes or other servers on the same file, and publish them;
-    ///     nil to look only when ``publishExternalChanges()`` is called. 10 ms by default.
+    ///   - externalChanges: for a file, how the server learns of commits made by other
+    ///     processes or other servers on the same file, to publish them: the same setting as a
+    ///     `LiveStore`'s, in real time whatever `clock` is. `.default` wakes on each commit;
+    ///     `.off` looks only when ``publishExternalChanges()`` is called.
     /// - Throws: `SQLiteError` when the database cannot be opened or migrated.
     public init(
         location: SQLiteConnection.Location = .inMemory, clock: any Clock<Duration> = ContinuousClock(),
-        epoch: Double? = nil, latency: Duration = .zero, watchInterval: Duration? = .milliseconds(10)
+        epoch: Double? = nil, latency: Duration = .zero, externalChanges: ExternalChangeDetection = .default
     ) throws {
         self.clock = clock
         self.epoch = epoch ?? Date().timeIntervalSince1970
@@ -66,9 +69,13 @@ public actor EmbeddedServer {
         // Changes committed before the server opened are history: clients read them with `changes(since:)`.
         let hub = EventHub(publishedThrough: try database.latestSequence)
         self.hub = hub
-        if case .file(let url) = location, let watchInterval {
-            precondition(watchInterval > .zero, "the watch interval must be positive")
-            watcher = try ServerFileWatcher(file: url, interval: watchInterval) { hub.publishedSequence }
+        if case .file(let url) = location {
+            sharedFile = url
+        } else {
+            sharedFile = nil
+        }
+        if let sharedFile, externalChanges.watches {
+            watcher = try ServerFileWatcher(file: sharedFile, detection: externalChanges) { hub.publishedSequence }
         } else {
             watcher = nil
         }

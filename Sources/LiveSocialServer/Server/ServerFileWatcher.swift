@@ -5,55 +5,58 @@ import LiveRepository
 /// Notices commits that other connections (other servers, other processes) make to a server
 /// file, and asks the server to publish them.
 ///
-/// Every `interval` of real time, a timer on a private queue reads `PRAGMA data_version` on a
-/// connection of its own: SQLite changes that number when another connection has committed to
-/// the file since the last read. Only then does it read the change log's latest sequence, and
-/// only when that is past what the server has published does it call `publish` (at most one
-/// call at a time; a call that fails is made again on the next tick). An idle file costs one
-/// wake-up and one `data_version` read per tick, 25 to 30 µs (0.3% of a core at the default
-/// 10 ms); see <doc:SharingAServerFile> for the numbers.
+/// It subscribes to the process's watcher of shared files (`ExternalChangeMonitor`, shared with
+/// every `LiveStore` and server of the process), which wakes it when another process announces
+/// a commit to the file, when another server or store of this process commits, or when its
+/// timer finds the file changed (see `ExternalChangeDetection` and <doc:SharingAServerFile>).
+/// A wake-up queues one look on a private queue: it reads `PRAGMA data_version` on a connection
+/// of its own (SQLite changes that number when another connection has committed to the file
+/// since the last read), then the change log's latest sequence, and only when that is past what
+/// the server has published does it call `publish` (at most one call at a time; a call that
+/// fails, or a wake-up during one, makes it look again once the call is over).
 ///
-/// `@unchecked Sendable`: `connection`, `lastVersion`, `inFlight` and `retry` are used on
-/// `queue` only (the timer's handler and the end of a `publish` call run there); `timer` is
-/// set up in `start` and cancelled in `deinit`, both before or after every use.
+/// `@unchecked Sendable`: `connection`, `lastVersion`, `inFlight`, `retry` and `lookAgain` are
+/// used on `queue` only (the looks and the end of a `publish` call run there); `subscription`
+/// is set in `start` and given back in `deinit`, before and after every use.
 final class ServerFileWatcher: @unchecked Sendable {
-    private let queue = DispatchQueue(label: "LiveSocialServer.ServerFileWatcher")
+    private let queue = DispatchQueue(label: "LiveSocialServer.ServerFileWatcher", qos: .userInitiated)
+    private let file: URL
     private let connection: SQLiteConnection
-    private let interval: Duration
+    private let detection: ExternalChangeDetection
     private let publishedSequence: @Sendable () -> Int64
-    private var timer: (any DispatchSourceTimer)?
+    private(set) var subscription: ExternalChangeMonitor.Subscription?
     private var lastVersion: Int64?
     private var inFlight = false
     private var retry = false
+    private var lookAgain = false
 
     /// A watcher of the server file at `file`; nothing happens until `start(publish:)`.
     ///
     /// - Parameters:
     ///   - publishedSequence: the last sequence the server has published.
     /// - Throws: `SQLiteError` when the file cannot be opened.
-    init(file: URL, interval: Duration, publishedSequence: @escaping @Sendable () -> Int64) throws {
+    init(file: URL, detection: ExternalChangeDetection, publishedSequence: @escaping @Sendable () -> Int64) throws {
+        self.file = file
         connection = try SQLiteConnection(location: .file(file))
-        self.interval = interval
+        self.detection = detection
         self.publishedSequence = publishedSequence
     }
 
-    deinit { timer?.cancel() }
+    deinit { subscription.map { ExternalChangeMonitor.shared.unsubscribe($0, waiting: false) } }
 
-    /// Starts polling. `publish` publishes the file's new changes and says whether it could.
+    /// Starts watching. `publish` publishes the file's new changes and says whether it could.
     func start(publish: @escaping @Sendable () async -> Bool) {
-        let timer = DispatchSource.makeTimerSource(queue: queue)
-        let nanoseconds = Int(interval.components.seconds) * 1_000_000_000 + Int(interval.components.attoseconds / 1_000_000_000)
-        // A tenth of the interval of leeway lets the system group wake-ups without adding latency that matters.
-        timer.schedule(
-            deadline: .now() + .nanoseconds(nanoseconds), repeating: .nanoseconds(nanoseconds),
-            leeway: .nanoseconds(max(nanoseconds / 10, 1)))
-        timer.setEventHandler { [weak self] in self?.tick(publish: publish) }
-        self.timer = timer
-        timer.resume()
+        subscription = ExternalChangeMonitor.shared.subscribe(file: file, detection: detection) { [weak self] in
+            guard let self else { return }
+            queue.async { self.look(publish: publish) }
+        }
     }
 
-    private func tick(publish: @escaping @Sendable () async -> Bool) {
-        guard !inFlight else { return }
+    private func look(publish: @escaping @Sendable () async -> Bool) {
+        guard !inFlight else {
+            lookAgain = true
+            return
+        }
         do {
             let version = try connection.queryFirst("PRAGMA data_version") { $0.int64(0) }
             guard version != lastVersion || retry else { return }
@@ -69,15 +72,25 @@ final class ServerFileWatcher: @unchecked Sendable {
         inFlight = true
         Task { [weak self] in
             let published = await publish()
-            self?.finish(published: published)
+            self?.finish(published: published, publish: publish)
         }
     }
 
-    /// Called when a `publish` call ends: the next tick may call it again.
-    private func finish(published: Bool) {
+    /// Called when a `publish` call ends: looks again if a wake-up came meanwhile, and makes a
+    /// failed call again after the watching interval (at most 100 ms), as no wake-up may come.
+    private func finish(published: Bool, publish: @escaping @Sendable () async -> Bool) {
         queue.async { [self] in
             inFlight = false
-            if !published { retry = true }
+            if !published {
+                retry = true
+                let delay = min(detection.interval ?? .milliseconds(100), .milliseconds(100))
+                queue.asyncAfter(deadline: .now() + .microseconds(Int(delay / .microseconds(1)))) { [weak self] in
+                    self?.look(publish: publish)
+                }
+            }
+            guard lookAgain else { return }
+            lookAgain = false
+            look(publish: publish)
         }
     }
 }

@@ -1,10 +1,11 @@
 import Foundation
+import LiveRepository
 import LiveSocial
 import LiveSocialServer
 
 /// `server-idle <file> <seconds> [watch-ms|off]`: measures what watching a server file costs
-/// while nothing happens. It opens an `EmbeddedServer` on the file (watching every `watch-ms`
-/// milliseconds, the default interval when not given, or not at all with `off`), subscribes one
+/// while nothing happens. It opens an `EmbeddedServer` on the file (polling every `watch-ms`
+/// milliseconds, at the default setting (wake-ups) when not given, or not at all with `off`), subscribes one
 /// connection to its events, waits `seconds` of real time and prints
 /// `cpu <seconds of CPU used while waiting> per-second <CPU fraction>`; exits 0.
 /// For measurements, not for the tests.
@@ -14,13 +15,13 @@ enum ServerIdleCommand {
             ServerIO.complain("usage: server-idle <file> <seconds> [watch-ms|off]")
             return 64
         }
-        let watch: Duration? = switch arguments.count > 2 ? arguments[2] : nil {
-        case nil: .milliseconds(10)
-        case "off": nil
-        case let text?: .microseconds(Int((Double(text) ?? 10) * 1000))
+        let watch: ExternalChangeDetection = switch arguments.count > 2 ? arguments[2] : nil {
+        case nil: .default
+        case "off": .off
+        case let text?: .polling(every: .microseconds(Int((Double(text) ?? 10) * 1000)))
         }
         do {
-            let server = try EmbeddedServer(location: .file(URL(fileURLWithPath: arguments[0])), watchInterval: watch)
+            let server = try EmbeddedServer(location: .file(URL(fileURLWithPath: arguments[0])), externalChanges: watch)
             let events = server.connection(userId: "idle").events()
             let listener = Task { for await _ in events {} }
             defer { listener.cancel() }

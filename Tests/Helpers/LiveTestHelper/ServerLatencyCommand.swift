@@ -1,11 +1,13 @@
 import Foundation
+import LiveRepository
 import LiveSocial
 import LiveSocialServer
 
-/// `server-latency <file> <watch-ms> [count]`: measures how long another process's message takes
+/// `server-latency <file> <watch-ms|wake> [count]`: measures how long another process's message takes
 /// to reach this process's subscriber. For measurements, not for the tests.
 ///
-/// It opens an `EmbeddedServer` on the file watching every `watch-ms` milliseconds (seeding the
+/// It opens an `EmbeddedServer` on the file polling every `watch-ms` milliseconds, or woken by
+/// each commit with `wake` (the default setting; seeding the
 /// demo data if the file has none), subscribes to its events, and runs a second copy of this
 /// helper with `server-send` that sends `count` messages (300 by default) into `general`, 7 ms
 /// apart. For each, the latency is the time from the message's `createdAt` (taken in the
@@ -13,14 +15,17 @@ import LiveSocialServer
 /// `watch <ms> n <count> p50 <ms> p90 <ms> p99 <ms> max <ms>` and exits 0.
 enum ServerLatencyCommand {
     static func run(_ arguments: [String]) async -> Int32 {
-        guard arguments.count >= 2, let watch = Double(arguments[1]) else {
-            ServerIO.complain("usage: server-latency <file> <watch-ms> [count]")
+        let watch = arguments.count >= 2 ? arguments[1] : ""
+        let detection: ExternalChangeDetection? = watch == "wake" ? .default
+            : Double(watch).map { .polling(every: .microseconds(Int($0 * 1000))) }
+        guard let detection else {
+            ServerIO.complain("usage: server-latency <file> <watch-ms|wake> [count]")
             return 64
         }
         let count = arguments.count > 2 ? Int(arguments[2]) ?? 300 : 300
         do {
             let server = try EmbeddedServer(
-                location: .file(URL(fileURLWithPath: arguments[0])), watchInterval: .microseconds(Int(watch * 1000)))
+                location: .file(URL(fileURLWithPath: arguments[0])), externalChanges: detection)
             try await server.seedDemoData()
             let events = server.connection(userId: "ada").events()
             let listener = Task { () -> [Double] in

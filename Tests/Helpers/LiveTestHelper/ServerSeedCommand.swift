@@ -11,7 +11,7 @@ enum ServerSeedCommand {
             return 64
         }
         do {
-            let server = try EmbeddedServer(location: .file(URL(fileURLWithPath: path)), watchInterval: nil)
+            let server = try EmbeddedServer(location: .file(URL(fileURLWithPath: path)), externalChanges: .off)
             ServerIO.say("ready")
             guard await ServerIO.waitForLine(startingWith: "go") != nil else { return 1 }
             let seeded = try await server.seedDemoData()

@@ -24,7 +24,7 @@ enum ServerSendCommand {
         let pause = arguments.count > 5 ? Int(arguments[5]) ?? 0 : 0
         let server: EmbeddedServer
         do {
-            server = try EmbeddedServer(location: .file(file), watchInterval: .milliseconds(1))
+            server = try EmbeddedServer(location: .file(file))
         } catch {
             ServerIO.complain("cannot open \(file.path): \(error)")
             return 1

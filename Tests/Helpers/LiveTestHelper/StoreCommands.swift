@@ -9,6 +9,8 @@ enum StoreCommands {
         switch name {
         case "store-write": { await write($0) }
         case "store-latency": { await StoreLatency.run($0) }
+        case "store-watch": { await StoreWakeCommands.watch($0) }
+        case "store-commit-and-die": { await StoreWakeCommands.commitAndDie($0) }
         default: nil
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import LiveRepository
 import LiveSocial
 import LiveSocialServer
 import TestSupport
@@ -14,9 +15,9 @@ struct SharedServerFile {
     var url: URL { directory.file("server.sqlite") }
 
     /// A server on the file, on a manual clock with the fixture's epoch; not watching the file
-    /// unless `watchInterval` is given (a test then calls `publishExternalChanges()`).
-    func server(clock: ManualClock = ManualClock(), watchInterval: Duration? = nil) throws -> EmbeddedServer {
-        try EmbeddedServer(location: .file(url), clock: clock, epoch: ServerFixture.epoch, watchInterval: watchInterval)
+    /// unless `externalChanges` says so (a test then calls `publishExternalChanges()`).
+    func server(clock: ManualClock = ManualClock(), externalChanges: ExternalChangeDetection = .off) throws -> EmbeddedServer {
+        try EmbeddedServer(location: .file(url), clock: clock, epoch: ServerFixture.epoch, externalChanges: externalChanges)
     }
 
     /// Two servers on the file, not watching it, after the first seeded the demo data: the

@@ -72,7 +72,7 @@ struct ClientDamageRun {
     private mutating func playThrowing() async throws {
         let directory = try TemporaryDirectory()
         let (serverURL, cacheURL) = try Self.folders(in: directory)
-        let server = try EmbeddedServer(location: .file(serverURL), clock: ManualClock(), epoch: 1_700_000_000, watchInterval: nil)
+        let server = try EmbeddedServer(location: .file(serverURL), clock: ManualClock(), epoch: 1_700_000_000, externalChanges: .off)
         _ = try await server.seedDemoData()
         let stamps = Stamps()
         let open = { try SocialClient(api: server.connection(userId: "ada"), userId: "ada", cache: .file(cacheURL), now: { stamps.next() }) }

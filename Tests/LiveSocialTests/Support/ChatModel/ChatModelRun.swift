@@ -70,7 +70,7 @@ final class ChatModelRun {
         let folder = try TemporaryDirectory()
         let serverFile = folder.file("server.sqlite")
         let clock = ManualClock()
-        let server = try EmbeddedServer(location: .file(serverFile), clock: clock, epoch: epoch, watchInterval: nil)
+        let server = try EmbeddedServer(location: .file(serverFile), clock: clock, epoch: epoch, externalChanges: .off)
         try await server.createUser(id: me, displayName: "Ada")
         for user in others { try await server.createUser(id: user, displayName: user.capitalized) }
         try await server.createChannel(id: channelId, displayName: "Room", type: .conversation, memberIds: [me] + others)

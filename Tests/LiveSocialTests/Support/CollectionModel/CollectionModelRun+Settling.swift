@@ -97,7 +97,6 @@ extension CollectionModelRun {
         }
         coverage["changesChecked"] = checker.changesChecked
         coverage["movesDelivered"] = checker.movesSeen
-        coverage["unchangedModifications"] = checker.unchangedModifications
         guard problems.isEmpty else {
             throw Failure(message: """
                 expected (\(expected.count) rows, boundary \(model.boundary.map { "\($0)" } ?? "end"), \

@@ -116,7 +116,7 @@ final class CollectionModelRun {
     // MARK: Set-up
 
     func setUp() async throws {
-        server = try EmbeddedServer(location: .inMemory, clock: clock, epoch: 1_700_000_000, watchInterval: nil)
+        server = try EmbeddedServer(location: .inMemory, clock: clock, epoch: 1_700_000_000, externalChanges: .off)
         for user in ["ada", "bob", "cy"] { try await server.createUser(id: user, displayName: user) }
         api = FaultyAPI(base: server.connection(userId: "ada"))
         switch subject {

@@ -35,17 +35,18 @@ enum CollectionSubject: String, CaseIterable, Sendable {
                 identity: Self.identity(id: post.id, text: post.text), key: post.createdAt,
                 matches: post.targetType == .community && post.targetId == Self.community && !post.isDeleted,
                 synced: post.syncState == .synced,
-                fields: "\(post.authorId) '\(post.text)' deleted=\(post.isDeleted) \(post.syncState) @\(post.createdAt)")
+                fields: "\(post.authorId) '\(post.text)' deleted=\(post.isDeleted) \(post.syncState) @\(post.createdAt)", content: "\(post)")
         case (.channels, .channel(let channel)):
             ModelRow(
                 identity: channel.id, key: channel.lastActivityAt, matches: !channel.isDeleted, synced: true,
-                fields: "members=\(channel.memberCount) last='\(channel.lastMessageText ?? "-")' deleted=\(channel.isDeleted) @\(channel.lastActivityAt)")
+                fields: "members=\(channel.memberCount) last='\(channel.lastMessageText ?? "-")' deleted=\(channel.isDeleted) @\(channel.lastActivityAt)",
+                content: "\(channel)")
         case (.chat, .message(let message)):
             ModelRow(
                 identity: message.id, key: message.createdAt,
                 matches: message.channelId == Self.channel && !message.isDeleted,
                 synced: message.syncState == .synced,
-                fields: "\(message.userId) '\(message.text)' deleted=\(message.isDeleted) \(message.syncState) @\(message.createdAt)")
+                fields: "\(message.userId) '\(message.text)' deleted=\(message.isDeleted) \(message.syncState) @\(message.createdAt)", content: "\(message)")
         default:
             nil
         }

@@ -11,6 +11,20 @@ struct ModelRow: Hashable, Sendable, CustomStringConvertible {
     var synced: Bool
     /// The compared fields, as text.
     var fields: String
+    /// The whole record, as text: not compared with the reference (which does not track every
+    /// field), but what tells a real modification from a row delivered again unchanged.
+    var content = ""
 
     var description: String { "\(identity)(\(fields))" }
+
+    static func == (left: ModelRow, right: ModelRow) -> Bool {
+        (left.identity, left.key, left.matches, left.synced, left.fields)
+            == (right.identity, right.key, right.matches, right.synced, right.fields)
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(identity)
+        hasher.combine(key)
+        hasher.combine(fields)
+    }
 }

@@ -1,0 +1,155 @@
+import Dispatch
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The wake-up channel of a shared file: a folder beside it (`<file>-wake`) holding one named
+/// pipe (FIFO) per process that watches the file.
+///
+/// A process that watches the file makes its pipe and reads it through a dispatch source: the
+/// read costs nothing while nobody writes. A process that committed to the file writes one byte
+/// to every other process's pipe (``announce(folder:skipping:)``). The byte carries nothing but
+/// "look now": the woken side reads what changed from the file itself (its data version and the
+/// change log), so a byte lost or merged with others costs latency, never a change.
+///
+/// A pipe is made under a temporary name, opened, and only then renamed to `<pid>-<random>.fifo`,
+/// so a pipe with its final name always had a reader. A writer opens each pipe without blocking:
+/// a pipe whose reader is gone (its process died without removing it) fails with `ENXIO`, and the
+/// writer deletes it. A full pipe (`EAGAIN`) already holds a wake-up; a reader that died between
+/// the open and the write gives `EPIPE`, whose `SIGPIPE` is kept from the process. A writer thus
+/// never blocks on, nor is stopped by, a reader.
+///
+/// `@unchecked Sendable`: the file descriptors are set in `init` and closed once, in ``close()``,
+/// after the read source was cancelled (its cancel handler closes them, on `queue`).
+final class WakeChannel: @unchecked Sendable {
+    /// The pipe this process reads.
+    let path: String
+    private let source: any DispatchSourceRead
+
+    /// Makes this process's pipe in the folder beside `file` and starts reading it on `queue`;
+    /// `wake` runs there after each batch of wake-ups read. Returns nil when the channel cannot
+    /// be made (a folder that cannot be written, a file system without named pipes).
+    init?(file: URL, queue: DispatchQueue, wake: @escaping @Sendable () -> Void) {
+        let folder = Self.folder(of: file)
+        guard mkdir(folder, 0o700) == 0 || errno == EEXIST else { return nil }
+        Self.removeStale(in: folder)
+        let name = "\(getpid())-\(UInt64.random(in: 0...UInt64.max) & 0xFFFF_FFFF_FFFF)"
+        let temporary = "\(folder)/\(name).new"
+        path = "\(folder)/\(name).fifo"
+        guard mkfifo(temporary, 0o600) == 0 else { return nil }
+        let readEnd = open(temporary, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        // The process's own write end keeps the pipe from reading as closed (end of file, which
+        // would wake the source at once, again and again) once every writer has closed it.
+        let writeEnd = readEnd >= 0 ? open(temporary, O_WRONLY | O_NONBLOCK | O_CLOEXEC) : -1
+        guard readEnd >= 0, writeEnd >= 0, rename(temporary, path) == 0 else {
+            if readEnd >= 0 { closeDescriptor(readEnd) }
+            if writeEnd >= 0 { closeDescriptor(writeEnd) }
+            unlink(temporary)
+            return nil
+        }
+        source = DispatchSource.makeReadSource(fileDescriptor: readEnd, queue: queue)
+        source.setEventHandler {
+            var buffer = [UInt8](repeating: 0, count: 512)
+            // Every byte waiting is one wake-up, or several merged: one look serves them all.
+            while buffer.withUnsafeMutableBytes({ read(readEnd, $0.baseAddress, $0.count) }) > 0 {}
+            wake()
+        }
+        source.setCancelHandler {
+            closeDescriptor(readEnd)
+            closeDescriptor(writeEnd)
+        }
+        source.resume()
+    }
+
+    /// Deletes the pipe (writers stop finding it at once) and stops reading it.
+    func close() {
+        unlink(path)
+        source.cancel()
+    }
+
+    /// The folder of the pipes of `file`'s watchers.
+    static func folder(of file: URL) -> String {
+        file.path + "-wake"
+    }
+
+    /// Wakes every process whose pipe is in `folder`, but the pipe at `skipping` (this process's
+    /// own: its stores and servers are woken directly). Deletes the pipes of dead readers. Never
+    /// blocks.
+    static func announce(folder: String, skipping: String?) {
+        for name in fifoNames(in: folder) {
+            let path = "\(folder)/\(name)"
+            guard path != skipping else { continue }
+            let descriptor = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
+            guard descriptor >= 0 else {
+                // No reader: the process that made it is gone.
+                if errno == ENXIO { unlink(path) }
+                continue
+            }
+            writeWithoutSignal(descriptor)
+            closeDescriptor(descriptor)
+        }
+    }
+
+    /// Deletes the pipes of `folder` that no process reads (left by processes that died).
+    static func removeStale(in folder: String) {
+        for name in fifoNames(in: folder) {
+            let path = "\(folder)/\(name)"
+            let descriptor = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
+            if descriptor >= 0 { closeDescriptor(descriptor) } else if errno == ENXIO { unlink(path) }
+        }
+    }
+
+    /// The names of the pipes in `folder` (those of the final name; a pipe being made is not one).
+    static func fifoNames(in folder: String) -> [String] {
+        guard let directory = opendir(folder) else { return [] }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafePointer(to: &entry.pointee.d_name) {
+                $0.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
+            }
+            if name.hasSuffix(".fifo") { names.append(name) }
+        }
+        return names
+    }
+
+    /// Writes one byte to `descriptor`, a pipe opened without blocking. `EAGAIN` (a full pipe,
+    /// which holds wake-ups already) and `EPIPE` (its reader just died) are fine; the `SIGPIPE`
+    /// that comes with `EPIPE` is kept from the process, whose handling of it is the app's.
+    private static func writeWithoutSignal(_ descriptor: Int32) {
+        var byte: UInt8 = 1
+        #if canImport(Darwin)
+        _ = fcntl(descriptor, F_SETNOSIGPIPE, 1)
+        _ = write(descriptor, &byte, 1)
+        #else
+        // Blocked on this thread for the write; a SIGPIPE it raised is taken back before unblocking.
+        var pipeSignal = sigset_t()
+        var previous = sigset_t()
+        sigemptyset(&pipeSignal)
+        sigaddset(&pipeSignal, SIGPIPE)
+        pthread_sigmask(SIG_BLOCK, &pipeSignal, &previous)
+        if write(descriptor, &byte, 1) < 0, errno == EPIPE {
+            var pending = sigset_t()
+            sigpending(&pending)
+            if sigismember(&pending, SIGPIPE) == 1 {
+                var timeout = timespec(tv_sec: 0, tv_nsec: 0)
+                _ = sigtimedwait(&pipeSignal, nil, &timeout)
+            }
+        }
+        pthread_sigmask(SIG_SETMASK, &previous, nil)
+        #endif
+    }
+}
+
+/// `close(2)`, named apart from ``WakeChannel/close()``.
+@inline(__always)
+private func closeDescriptor(_ descriptor: Int32) {
+    #if canImport(Glibc)
+    _ = Glibc.close(descriptor)
+    #elseif canImport(Darwin)
+    _ = Darwin.close(descriptor)
+    #endif
+}

@@ -1,0 +1,160 @@
+import Foundation
+import TestSupport
+@testable import LiveRepository
+import Testing
+
+/// The wake-up channel across real processes (the helper executable is the other process), and
+/// the one watcher a process keeps however many stores it opens.
+@MainActor
+@Suite(.timeLimit(.minutes(3))) struct LiveStoreWakeUpTests {
+    /// Wake-ups and no timer at all: only a wake-up brings another process's commit.
+    static let wakeOnly = ExternalChangeDetection.wakeUps(checkingEvery: nil)
+    let monitor = ExternalChangeMonitor.shared
+
+    func store(_ url: URL, _ detection: ExternalChangeDetection = wakeOnly) throws -> LiveStore {
+        try LiveStore(location: .file(url), migrations: Note.migrations, externalChanges: detection)
+    }
+
+    /// The deliveries of a live collection of `store`'s notes, after a first one showing `n0`
+    /// (written first: an empty collection has nothing to deliver).
+    func deliveries(of store: LiveStore) async throws -> CheckedDeliveries {
+        try await store.write { try $0.upsert(Note(id: "n0", rank: 0)) }
+        let deliveries = CheckedDeliveries(
+            LiveCollection(store: store, query: CacheQuery<Note>(orderBy: "rank"), pageSize: 2_000, fetchPage: nil))
+        #expect(try await deliveries.log.next().ids == ["n0"])
+        return deliveries
+    }
+
+    /// The pipes in the wake-up folder of `url`: one per process that watches it.
+    func pipes(of url: URL) -> [String] {
+        WakeChannel.fifoNames(in: WakeChannel.folder(of: url))
+    }
+
+    @Test func aCommitInAnotherProcessWakesThisStore() async throws {
+        let directory = try TemporaryDirectory()
+        let url = directory.file("shared.sqlite")
+        let store = try store(url)
+        #expect(monitor.readsChannel(of: url))
+        #expect(pipes(of: url).count == 1)
+        let published = PublishedChanges(store)
+        let (status, _) = try await runHelper(["store-write", url.path, "1"])
+        #expect(status == 0)
+        #expect(try await published.log.next().ids == ["p1"])
+        #expect(monitor.channelWakeCount(of: url) >= 1)
+    }
+
+    @Test func aBurstOfAThousandCommitsArrivesCompleteInOrderOnce() async throws {
+        let directory = try TemporaryDirectory()
+        let url = directory.file("shared.sqlite")
+        let store = try store(url)
+        try await store.write { try $0.upsert(Note(id: "n0", rank: 0)) }
+        // Counts and change sets only: reading every row at each of a thousand deliveries would
+        // hold the main actor for seconds, which the suites running beside this one need.
+        let collection = LiveCollection<Note>(store: store, query: CacheQuery<Note>(orderBy: "rank"), pageSize: 2_000, fetchPage: nil)
+        let counts = Deliveries<(count: Int, change: CollectionChange?)>()
+        let token = collection.observe { collection, change, _ in counts.record((collection.count, change)) }
+        #expect(try await counts.next().count == 1)
+        let published = PublishedChanges(store)
+        let count = 1_000
+        let (status, _) = try await runHelper(["store-write", url.path, "\(count)"])
+        #expect(status == 0)
+        var arrived: [String] = []
+        while arrived.count < count {
+            let change = try await published.log.next()
+            #expect(!change.isWholeTable)
+            // A change merges the commits found by one look: in rank order within it.
+            arrived += change.ids.sorted { Int($0.dropFirst())! < Int($1.dropFirst())! }
+        }
+        #expect(arrived == helperNoteIDs(1...count))
+        _ = try await counts.next { $0.count == count + 1 }
+        let changes = counts.all.dropFirst().compactMap(\.change)
+        #expect(changes.count == counts.all.count - 1)
+        #expect(changes.reduce(0) { $0 + $1.insertions.count } == count)
+        #expect(changes.allSatisfy { $0.deletions.isEmpty && $0.modifications.isEmpty })
+        #expect(collection.allObjects().map(\.id) == ["n0"] + helperNoteIDs(1...count))
+        await settle(store)
+        #expect(published.log.unread == 0)
+        _ = token
+    }
+
+    @Test func aWatcherKilledWithSIGKILLLeavesTheChannelUsable() async throws {
+        let directory = try TemporaryDirectory()
+        let url = directory.file("shared.sqlite")
+        let store = try store(url)
+        let published = PublishedChanges(store)
+        let other = try HelperProcess(["store-watch", url.path])
+        #expect(await other.nextLine() == "ready")
+        #expect(pipes(of: url).count == 2)
+        other.kill()
+        #expect(await other.exitStatus() == SIGKILL)
+        // Its pipe is left behind, with no reader: the next writer deletes it and goes on.
+        #expect(pipes(of: url).count == 2)
+        let (status, _) = try await runHelper(["store-write", url.path, "1"])
+        #expect(status == 0)
+        #expect(try await published.log.next().ids == ["p1"])
+        #expect(pipes(of: url).count == 1)
+    }
+
+    @Test func aWriterKilledBeforeItsWakeUpIsCaughtByTheNextWakeUp() async throws {
+        let directory = try TemporaryDirectory()
+        let url = directory.file("shared.sqlite")
+        let store = try store(url)
+        let deliveries = try await deliveries(of: store)
+        let (killed, lines) = try await runHelper(["store-commit-and-die", url.path, "1"])
+        #expect(killed == SIGKILL && lines == ["committed"])
+        let (status, _) = try await runHelper(["store-write", url.path, "1", "--first", "2"])
+        #expect(status == 0)
+        let seen = try await deliveries.log.next { $0.ids.count == 3 }
+        #expect(seen.ids == ["n0", "p1", "p2"])
+        #expect(deliveries.inconsistencies.isEmpty)
+    }
+
+    @Test func aWriterKilledBeforeItsWakeUpIsCaughtByTheSlowCheck() async throws {
+        let directory = try TemporaryDirectory()
+        let url = directory.file("shared.sqlite")
+        let store = try store(url, .wakeUps(checkingEvery: .milliseconds(20)))
+        let deliveries = try await deliveries(of: store)
+        let (killed, _) = try await runHelper(["store-commit-and-die", url.path, "1"])
+        #expect(killed == SIGKILL)
+        // No wake-up comes: the timer finds the commit (bounded by the suite's time limit).
+        #expect(try await deliveries.log.next().ids == ["n0", "p1"])
+    }
+
+    @Test func whereThePipeCannotBeMadeTheStorePollsAndStillDelivers() async throws {
+        let directory = try TemporaryDirectory()
+        let url = directory.file("shared.sqlite")
+        // The file, its -wal and -shm exist (kept open) before the folder becomes read-only.
+        let creator = try store(url, .off)
+        try await creator.write { try $0.upsert(Note(id: "n0", rank: 0)) }
+        let locks = ReadOnlyPaths()
+        try locks.lock(directory.url)
+        defer { locks.unlock() }
+        let store = try store(url, .default)
+        #expect(!monitor.readsChannel(of: url))
+        #expect(monitor.timerCount == 1)
+        let deliveries = CheckedDeliveries(
+            LiveCollection(store: store, query: CacheQuery<Note>(orderBy: "rank"), pageSize: 2_000, fetchPage: nil))
+        #expect(try await deliveries.log.next().ids == ["n0"])
+        let (status, _) = try await runHelper(["store-write", url.path, "1"])
+        #expect(status == 0)
+        #expect(try await deliveries.log.next().ids == ["n0", "p1"])
+        await store.close()
+        await creator.close()
+    }
+
+    @Test func aHundredStoresOnOneFileCostOneWatcher() async throws {
+        let directory = try TemporaryDirectory()
+        let url = directory.file("shared.sqlite")
+        let stores = try (0..<100).map { _ in try store(url, .default) }
+        #expect(monitor.subscriberCount(of: url) == 100)
+        #expect(pipes(of: url).count == 1)
+        #expect(monitor.timerCount == 1)
+        // Each is still woken: one store's commit reaches the last one.
+        let published = PublishedChanges(stores[99])
+        try await stores[0].write { try $0.upsert(Note(id: "n1", rank: 1)) }
+        #expect(try await published.log.next().ids == ["n1"])
+        for store in stores { await store.close() }
+        #expect(monitor.subscriberCount(of: url) == 0)
+        #expect(pipes(of: url).isEmpty)
+    }
+}
