@@ -1,0 +1,41 @@
+import Foundation
+import Hummingbird
+import LiveSocialWire
+
+extension APIResponder {
+    /// `POST /v1/sessions`: a new session for a user id and password; 401 when they do not match.
+    func signIn(_ request: Request) async throws -> Response {
+        let data = try await body(of: request)
+        let credentials = try decode(SignInRequest.self, from: data)
+        guard credentials.userId.count <= configuration.maxIdLength,
+              credentials.password.utf8.count <= 1_024
+        else { throw APIFailure.invalidRequest("the user id or the password is too long") }
+        // Passwords cannot be guessed fast: sign-in attempts have a bucket per user id.
+        if let wait = server.signInLimiter.admit(credentials.userId) {
+            throw APIFailure.rateLimited(retryAfter: wait)
+        }
+        guard let session = try server.identity.signIn(userId: credentials.userId, password: credentials.password) else {
+            throw APIFailure.unauthorized("wrong user id or password")
+        }
+        return try Self.json(session)
+    }
+
+    /// `POST /v1/sessions/renew`: a new token for the same user; the presented one keeps working until it expires.
+    func renew(_ token: SessionToken) throws -> Response {
+        guard let session = try server.identity.renew(token) else {
+            throw APIFailure.unauthorized("the session token is unknown, expired or revoked: sign in again")
+        }
+        return try Self.json(session)
+    }
+
+    /// `DELETE /v1/sessions`: revokes the presented token.
+    func signOut(_ token: SessionToken) throws -> Response {
+        try server.identity.revoke(token)
+        return Response(status: .noContent)
+    }
+
+    /// The session body: `{"token":..,"userId":..,"expiresAt":..}`.
+    static func json(_ session: Session) throws -> Response {
+        json(try SocialWire.encode(SessionBody(token: session.token.value, userId: session.userId, expiresAt: session.expiresAt)))
+    }
+}
