@@ -18,6 +18,8 @@ let package = Package(
         .library(name: "LiveRepository", targets: ["LiveRepository"]),
         .library(name: "LiveSocial", targets: ["LiveSocial"]),
         .library(name: "LiveSocialServer", targets: ["LiveSocialServer"]),
+        .library(name: "LiveSocialWire", targets: ["LiveSocialWire"]),
+        .library(name: "LiveSocialNetwork", targets: ["LiveSocialNetwork"]),
     ],
     // Each target lists every module of this package that its sources import, even one that
     // comes in through another dependency: an import must not rely on how SwiftPM happens to
@@ -38,6 +40,10 @@ let package = Package(
         .target(name: "LiveSocial", dependencies: ["LiveRepository", "LiveData"]),
         // An in-process server implementing the remote API, for the sample and the tests.
         .target(name: "LiveSocialServer", dependencies: ["LiveSocial", "LiveRepository"]),
+        // The JSON wire form of the remote API, shared by the network client and a server (Foundation only).
+        .target(name: "LiveSocialWire", dependencies: ["LiveSocial", "LiveRepository"]),
+        // The remote API over HTTP and Server-Sent Events (Foundation only; FoundationNetworking on Linux).
+        .target(name: "LiveSocialNetwork", dependencies: ["LiveSocialWire", "LiveSocial", "LiveRepository", "LiveData"]),
 
         // Layer 3: the terminal sample. View models and the app's services (no terminal code).
         .target(
@@ -67,6 +73,10 @@ let package = Package(
         .testTarget(
             name: "LiveSocialServerTests",
             dependencies: ["LiveSocialServer", "LiveSocial", "LiveRepository", "TestSupport", "LiveTestHelper"]),
+        .testTarget(name: "LiveSocialWireTests", dependencies: ["LiveSocialWire", "LiveSocial", "LiveRepository"]),
+        .testTarget(
+            name: "LiveSocialNetworkTests",
+            dependencies: ["LiveSocialNetwork", "LiveSocialWire", "LiveSocial", "LiveRepository", "LiveData", "TestSupport"]),
         .testTarget(
             name: "SampleAppTests",
             dependencies: [

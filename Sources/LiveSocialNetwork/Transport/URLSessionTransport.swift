@@ -1,0 +1,94 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The HTTP layer on `URLSession`: `data(for:)` for requests, and a data delegate for the event
+/// stream, which delivers each chunk as it arrives on Linux and Apple platforms alike
+/// (`URLSession.bytes(for:)` does not exist on Linux, and `URLSessionWebSocketTask` fails there).
+final class URLSessionTransport: HTTPTransport {
+    private let requests: URLSession
+    private let streams: URLSession
+    private let delegate: StreamDelegate
+
+    init() {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        configuration.httpCookieStorage = nil
+        requests = URLSession(configuration: configuration)
+        delegate = StreamDelegate()
+        streams = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
+    }
+
+    deinit {
+        requests.invalidateAndCancel()
+        streams.invalidateAndCancel()
+    }
+
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let (data, response) = try await requests.data(for: Self.urlRequest(request))
+        guard let http = response as? HTTPURLResponse else { throw URLError(.badServerResponse) }
+        return HTTPResponse(status: http.statusCode, headers: Self.headers(of: http), body: data)
+    }
+
+    func openStream(_ request: HTTPRequest) -> AsyncThrowingStream<StreamPart, any Error> {
+        let task = streams.dataTask(with: Self.urlRequest(request))
+        let (stream, continuation) = AsyncThrowingStream.makeStream(of: StreamPart.self)
+        delegate.register(continuation, for: task.taskIdentifier)
+        continuation.onTermination = { _ in task.cancel() }
+        task.resume()
+        return stream
+    }
+
+    private static func urlRequest(_ request: HTTPRequest) -> URLRequest {
+        var urlRequest = URLRequest(url: request.url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: request.timeout)
+        urlRequest.httpMethod = request.method
+        urlRequest.httpBody = request.body
+        for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
+        return urlRequest
+    }
+
+    fileprivate static func headers(of response: HTTPURLResponse) -> [String: String] {
+        var headers: [String: String] = [:]
+        for (name, value) in response.allHeaderFields {
+            if let name = name as? String, let value = value as? String { headers[name.lowercased()] = value }
+        }
+        return headers
+    }
+}
+
+/// Routes the stream session's delegate calls to the stream of each task.
+///
+/// `@unchecked Sendable`: `lock` guards `continuations`; continuations are used after unlocking.
+private final class StreamDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+    private let lock = NSLock()
+    private var continuations: [Int: AsyncThrowingStream<StreamPart, any Error>.Continuation] = [:]
+
+    func register(_ continuation: AsyncThrowingStream<StreamPart, any Error>.Continuation, for task: Int) {
+        lock.withLock { continuations[task] = continuation }
+    }
+
+    private func continuation(of task: URLSessionTask, removing: Bool = false) -> AsyncThrowingStream<StreamPart, any Error>.Continuation? {
+        lock.withLock { removing ? continuations.removeValue(forKey: task.taskIdentifier) : continuations[task.taskIdentifier] }
+    }
+
+    func urlSession(
+        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+        completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+    ) {
+        if let http = response as? HTTPURLResponse {
+            continuation(of: dataTask)?.yield(.head(HTTPResponse(status: http.statusCode, headers: URLSessionTransport.headers(of: http))))
+        }
+        completionHandler(.allow)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        continuation(of: dataTask)?.yield(.bytes(data))
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        guard let continuation = continuation(of: task, removing: true) else { return }
+        if let error { continuation.finish(throwing: error) } else { continuation.finish() }
+    }
+}
