@@ -61,6 +61,8 @@ let package = Package(
                 "LiveDataServer",
                 "LiveDataServerCommand",
                 .product(name: "LiveSocial", package: "swift-livedata"),
+                .product(name: "LiveSocialNetwork", package: "swift-livedata"),
+                .product(name: "LiveSocialWire", package: "swift-livedata"),
                 .product(name: "LiveSocialServer", package: "swift-livedata"),
                 .product(name: "LiveRepository", package: "swift-livedata"),
                 .product(name: "Hummingbird", package: "hummingbird"),

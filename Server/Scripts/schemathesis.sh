@@ -7,7 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
-examples=${1:-40}
+examples=${1:-20}
 venv=.build-schemathesis/venv
 if [ ! -x "$venv/bin/schemathesis" ]; then
   python3 -m venv "$venv"

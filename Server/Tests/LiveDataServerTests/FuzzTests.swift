@@ -34,7 +34,7 @@ struct FuzzTests {
                                 authorization: request.authorization, body: request.body)
                             let isClientError = (400..<500).contains(answer.status)
                             if !isClientError || answer.errorCode == nil || answer.errorMessage?.isEmpty != false {
-                                failures.append("request \(index) \(request.method) \(request.path) -> \(answer.status) \(answer.text.prefix(200))")
+                                failures.append("request \(index) \(request.method) \(request.path) \(String(decoding: request.body ?? Data(), as: UTF8.self).prefix(300)) -> \(answer.status) \(answer.text.prefix(100))")
                             }
                         }
                         return failures

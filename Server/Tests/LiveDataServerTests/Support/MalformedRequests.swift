@@ -71,13 +71,20 @@ struct MalformedRequests {
 
     private mutating func wrongValue(for value: Any) -> Any {
         let choices: [Any] = [42, -1.5, true, [1, 2], ["nested": "object"], NSNull(), "text"]
+        // A value of the expected JSON type (a number for a number, say) could be right.
+        func type(_ value: Any) -> String {
+            switch value {
+            case is String: "string"
+            case is Bool: "boolean"
+            case is Int, is Double: "number"
+            case is [String: Any]: "object"
+            case is [Any]: "array"
+            default: "null"
+            }
+        }
         while true {
             let candidate = choices[Int.random(in: 0..<choices.count, using: &random)]
-            // A string where a string is expected, or null where null is allowed, is not wrong.
-            if value is String, candidate is String { continue }
-            if value is NSNull { continue }
-            if value is [String: Any], candidate is [String: Any] { continue }
-            return candidate
+            if type(candidate) != type(value) { return candidate }
         }
     }
 
