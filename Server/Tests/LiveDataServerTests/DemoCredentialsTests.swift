@@ -11,6 +11,9 @@ struct DemoCredentialsTests {
             let path = server.folder.appendingPathComponent(DemoCredentials.fileName).path
             let attributes = try FileManager.default.attributesOfItem(atPath: path)
             #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+            let identity = try FileManager.default.attributesOfItem(
+                atPath: server.folder.appendingPathComponent(LiveDataServer.identityFileName).path)
+            #expect((identity[.posixPermissions] as? NSNumber)?.intValue == 0o600, "password hashes are the owner's only")
             let text = try String(contentsOfFile: path, encoding: .utf8)
             let lines = text.split(separator: "\n")
             #expect(lines.map { String($0.split(separator: " ")[0]) } == EmbeddedServer.demoUserIds)

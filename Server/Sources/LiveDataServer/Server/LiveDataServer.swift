@@ -27,7 +27,7 @@ public final class LiveDataServer: Sendable {
     let streams = StreamRegistry()
     let idempotency = IdempotencyGate()
 
-    /// The file names in the data folder.
+    /// The social data's file name in the data folder.
     public static let socialFileName = "server.sqlite"
     /// The identity file's name in the data folder.
     public static let identityFileName = "identity.sqlite"
@@ -57,9 +57,13 @@ public final class LiveDataServer: Sendable {
         } catch {
             throw ServerSetupError("cannot create the data folder \(folder.path): \(error.localizedDescription)")
         }
+        let identityFile = folder.appendingPathComponent(identityFileName)
         let identity = try IdentityStore(
-            location: .file(folder.appendingPathComponent(identityFileName)), hasher: configuration.passwordHasher,
+            location: .file(identityFile), hasher: configuration.passwordHasher,
             tokenLifetime: configuration.tokenLifetime, now: configuration.now)
+        // Password hashes and token digests: its owner's only, even in a folder others may read
+        // (SQLite gives its journal files the same mode).
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: identityFile.path)
         // The network server owns its file: no other process writes it, so it does not poll for others' commits.
         let socialServer = try EmbeddedServer(
             location: .file(folder.appendingPathComponent(socialFileName)), watchInterval: nil)
