@@ -74,7 +74,8 @@ struct ChannelMemberRepositoryTests {
         _ = try await fixture.server.perform(.joinChannel(id: "random"), as: "tim")
         let joined = try await random.next(in: randomLog) { $0.records.last?.userId == "tim" }
         #expect(joined.change?.insertions == [before.records.count])
-        _ = try await fixture.server.perform(.joinChannel(id: "ada-alan"), as: "grace")
+        // A private channel is not joined by id: its members are added.
+        _ = try await fixture.server.addMember("grace", toChannel: "ada-alan")
         let other = try await conversation.next(in: conversationLog) { $0.records.last?.userId == "grace" }
         #expect(!other.records.contains { $0.userId == "tim" })
         #expect(random.allObjects().allSatisfy { $0.channelId == "random" })

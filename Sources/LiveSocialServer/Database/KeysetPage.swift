@@ -8,11 +8,22 @@ import LiveRepository
 /// `NULL` sort values come first in ascending order and last in descending order, as SQLite sorts them.
 struct KeysetPage<Record: CacheRecord> {
     let query: CacheQuery<Record>
+    /// A further SQL condition rows must meet (what the reader may see), with its bindings; nil for none.
+    var filter: (sql: String, bindings: [SQLiteValue])?
+
+    init(query: CacheQuery<Record>, filter: (sql: String, bindings: [SQLiteValue])? = nil) {
+        self.query = query
+        self.filter = filter
+    }
 
     /// The records after `cursor` (from the start when nil), at most `limit` of them.
     func fetch(in connection: SQLiteConnection, after cursor: PageCursor?, limit: Int) throws -> RemotePage<Record> {
         let table = Record.table
         var (clause, bindings) = query.whereClause
+        if let filter {
+            clause = "(\(clause)) AND \(filter.sql)"
+            bindings += filter.bindings
+        }
         if let cursor {
             let after = query.condition(after: cursor.sortValue, id: cursor.id)
             clause = "(\(clause)) AND \(after.sql)"

@@ -22,7 +22,7 @@ final class ServerDatabase {
                 CREATE TABLE IF NOT EXISTS server_changelog (
                     sequence INTEGER PRIMARY KEY AUTOINCREMENT,
                     kind TEXT NOT NULL, recordId TEXT NOT NULL, isRemoval INTEGER NOT NULL, scope TEXT,
-                    isCreation INTEGER NOT NULL DEFAULT 0);
+                    isCreation INTEGER NOT NULL DEFAULT 0, channelId TEXT);
                 CREATE INDEX IF NOT EXISTS server_changelog_scope ON server_changelog (scope, sequence);
                 CREATE TABLE IF NOT EXISTS server_counters (name TEXT PRIMARY KEY NOT NULL, value INTEGER NOT NULL);
                 CREATE TABLE IF NOT EXISTS server_clock (
@@ -32,6 +32,10 @@ final class ServerDatabase {
             let columns = try connection.query("PRAGMA table_info(server_changelog)") { $0.string(1) }
             if !columns.contains("isCreation") {
                 try connection.execute("ALTER TABLE server_changelog ADD COLUMN isCreation INTEGER NOT NULL DEFAULT 0")
+            }
+            // Files made before removals logged their channel: those removals have none.
+            if !columns.contains("channelId") {
+                try connection.execute("ALTER TABLE server_changelog ADD COLUMN channelId TEXT")
             }
         }
     }
@@ -88,12 +92,36 @@ final class ServerDatabase {
 
     /// Logs a change and returns its sequence number. `scope` is the channel a message belongs to (messages are never removed,
     /// so a removal needs none); scoped catch-ups read only their own entries. `isCreation` says the record is new, so that
-    /// another process publishes it as created.
-    func appendChange(_ key: SocialRecordKey, isRemoval: Bool, scope: String?, isCreation: Bool = false) throws -> Int64 {
+    /// another process publishes it as created. `channelId` is, for a removal, the channel whose visibility rules the removed
+    /// record (see ``channelId(of:)``): once removed, the record cannot tell.
+    func appendChange(
+        _ key: SocialRecordKey, isRemoval: Bool, scope: String?, isCreation: Bool = false, channelId: String? = nil
+    ) throws -> Int64 {
         try connection.execute(
-            "INSERT INTO server_changelog (kind, recordId, isRemoval, scope, isCreation) VALUES (?, ?, ?, ?, ?)",
-            [.text(key.kind.rawValue), .text(key.id), .bool(isRemoval), .optional(scope), .bool(isCreation)])
+            "INSERT INTO server_changelog (kind, recordId, isRemoval, scope, isCreation, channelId) VALUES (?, ?, ?, ?, ?, ?)",
+            [.text(key.kind.rawValue), .text(key.id), .bool(isRemoval), .optional(scope), .bool(isCreation),
+             .optional(channelId)])
         return connection.lastInsertRowID
+    }
+
+    /// The channel whose members may see `record` (``AccessRules``): the channel itself, a
+    /// membership's or a message's channel, a message reaction's message's channel; nil for the others.
+    func channelId(of record: SocialRecord) throws -> String? {
+        switch record {
+        case .channel(let channel): channel.id
+        case .channelMember(let member): member.channelId
+        case .message(let message): message.channelId
+        case .reaction(let reaction) where reaction.targetType == .message:
+            try load(Message.self, id: reaction.targetId)?.channelId
+        default: nil
+        }
+    }
+
+    /// The channel logged with the change of `sequence` (a removal's; see ``appendChange(_:isRemoval:scope:isCreation:channelId:)``).
+    func loggedChannelId(sequence: Int64) throws -> String? {
+        try connection.queryFirst("SELECT channelId FROM server_changelog WHERE sequence = ?", [.integer(sequence)]) {
+            $0.optionalString(0)
+        } ?? nil
     }
 
     /// The change log scope of a record: its channel for a message, else nil.
@@ -117,7 +145,7 @@ final class ServerDatabase {
         case .messages(let channelId): ("AND scope = ?", [.text(Self.messageScope(channelId))])
         }
         return try connection.query(
-            "SELECT sequence, kind, recordId, isRemoval, isCreation FROM server_changelog WHERE sequence > ? \(filter.sql) ORDER BY sequence LIMIT ?",
+            "SELECT sequence, kind, recordId, isRemoval, isCreation, channelId FROM server_changelog WHERE sequence > ? \(filter.sql) ORDER BY sequence LIMIT ?",
             [.integer(sequence)] + filter.bindings + [.int(limit)]
         ) { row in
             guard let kind = SocialRecordKind(rawValue: row.string(1)) else {
@@ -125,7 +153,7 @@ final class ServerDatabase {
             }
             return ChangeEntry(
                 sequence: row.int64(0), key: SocialRecordKey(kind, row.string(2)), isRemoval: row.bool(3),
-                isCreation: row.bool(4))
+                isCreation: row.bool(4), channelId: row.optionalString(5))
         }
     }
 
@@ -168,4 +196,7 @@ struct ChangeEntry: Equatable {
     let isRemoval: Bool
     /// Whether the write created the record (entries written before this was logged say false).
     let isCreation: Bool
+    /// For a removal, the channel whose visibility rules the removed record; nil for other
+    /// entries and in files written before removals logged it.
+    let channelId: String?
 }

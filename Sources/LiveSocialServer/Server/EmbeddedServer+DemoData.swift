@@ -8,8 +8,11 @@ extension EmbeddedServer {
     /// Fills the server with a small, realistic and deterministic dataset.
     ///
     /// Six users (``demoUserIds``) who follow each other; three communities with members, posts,
-    /// comments, replies and reactions; four channels (two community channels, a live one and a
-    /// conversation) with members and a few dozen messages each. The history is backdated
+    /// comments, replies and reactions; four channels with members and a few dozen messages each:
+    /// two public community channels (`general`, everyone; `random`, ada, alan, grace and linus,
+    /// whose messages margaret and tim may read only after joining), a public live one (`keynote`,
+    /// everyone) and a private conversation (`ada-alan`), which the other four users never see
+    /// (see <doc:Authorization>). The history is backdated
     /// over the two days before the server's time, a minute or so apart. Every record goes through
     /// the change log, as any write does.
     ///
@@ -83,6 +86,7 @@ extension EmbeddedServer {
             ("general", "General", .community, Self.demoUserIds),
             ("random", "Random", .community, Array(Self.demoUserIds.prefix(4))),
             ("keynote", "Keynote Live", .live, Self.demoUserIds),
+            // Private: a conversation (see `AccessRules`).
             ("ada-alan", "Ada & Alan", .conversation, ["ada", "alan"]),
         ]
         for (id, name, type, members) in channels {
@@ -118,9 +122,11 @@ extension EmbeddedServer {
 
     /// Inserts `count` messages spread evenly over `channelCount` new channels, in one transaction; for benchmarks.
     ///
-    /// Creates a sender user `bench-user` and channels `bench-0`, `bench-1`..., each with a
-    /// correct `messageCount` and last message. Records are written directly, with a change-log
-    /// entry each but without real-time events; messages are a millisecond apart.
+    /// Creates a sender user `bench-user` and public channels `bench-0`, `bench-1`..., each with a
+    /// correct `messageCount` and last message, and with `bench-user` (their admin) and every user
+    /// already on the server as members, so that they may read the messages. Records are written
+    /// directly, with a change-log entry each but without real-time events; messages are a
+    /// millisecond apart.
     ///
     /// - Returns: the ids of the channels.
     @discardableResult
@@ -129,10 +135,13 @@ extension EmbeddedServer {
         let channelIds = (0..<channelCount).map { "bench-\($0)" }
         try transaction { _ in
             let start = try timestamp()
+            let readers = try ids(of: .user).filter { $0 != "bench-user" }
             try database.upsert(User(id: "bench-user", displayName: "Bench", createdAt: start, updatedAt: start))
             _ = try database.appendChange(SocialRecordKey(.user, "bench-user"), isRemoval: false, scope: nil)
             var channels = channelIds.map {
-                Channel(id: $0, displayName: $0, type: .community, memberCount: 1, lastActivityAt: start, createdAt: start, updatedAt: start)
+                Channel(
+                    id: $0, displayName: $0, type: .community, memberCount: 1 + readers.count, lastActivityAt: start,
+                    createdAt: start, updatedAt: start)
             }
             for index in 0..<count {
                 let channel = index % channelCount
@@ -151,13 +160,15 @@ extension EmbeddedServer {
                 channels[channel].lastActivityAt = time
             }
             for channel in channels {
-                let member = ChannelMember(
-                    id: ChannelMember.makeID(channelId: channel.id, userId: "bench-user"), channelId: channel.id,
-                    userId: "bench-user", role: .admin, joinedAt: start)
                 try database.upsert(channel)
-                try database.upsert(member)
                 _ = try database.appendChange(SocialRecordKey(.channel, channel.id), isRemoval: false, scope: nil)
-                _ = try database.appendChange(SocialRecordKey(.channelMember, member.id), isRemoval: false, scope: nil)
+                for userId in ["bench-user"] + readers {
+                    let member = ChannelMember(
+                        id: ChannelMember.makeID(channelId: channel.id, userId: userId), channelId: channel.id,
+                        userId: userId, role: userId == "bench-user" ? .admin : .member, joinedAt: start)
+                    try database.upsert(member)
+                    _ = try database.appendChange(SocialRecordKey(.channelMember, member.id), isRemoval: false, scope: nil)
+                }
             }
             try database.reserveTimestamps(through: start + Double(count) * 0.001)
         }

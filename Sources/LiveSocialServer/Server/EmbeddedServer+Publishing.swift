@@ -31,7 +31,7 @@ extension EmbeddedServer {
                 try database.readTransaction { try externalEvents(after: start, limit: Self.externalBatch) }
             }
             guard batch.through > start else { return published }
-            hub.publish(batch.events, through: batch.through)
+            hub.publish(batch.events, audiences: batch.audiences, through: batch.through)
             published += batch.events.count
         }
     }
@@ -68,22 +68,27 @@ extension EmbeddedServer {
 
     private func attemptTransaction<T>(_ body: (inout [SocialEvent]) throws -> T) throws -> T {
         var events: [SocialEvent] = []
-        let (external, result, through) = try database.transaction {
+        let (published, addressed, result, through) = try database.transaction {
+            () throws -> ([SocialEvent], [EventAudience], T, Int64) in
             // Holding the write lock: every entry after the published position is another
             // server's, committed before this transaction, and comes before its own entries.
             let external = try externalEvents(after: hub.publishedSequence, limit: Int(Int32.max))
             let result = try body(&events)
-            return (external.events, result, try database.latestSequence)
+            // Each event is addressed with the memberships just after its change.
+            let own = try audiences(of: events)
+            return (external.events + events, external.audiences + own, result, try database.latestSequence)
         }
-        hub.publish(external + events, through: through)
+        hub.publish(published, audiences: addressed, through: through)
         return result
     }
 
     /// The events of the change-log entries after `sequence`, up to `limit` of them, with each
     /// record's state now, and the sequence of the last entry read. When publishing would reach
     /// nobody, no events, and the latest sequence: those changes are passed over.
-    private func externalEvents(after sequence: Int64, limit: Int) throws -> (events: [SocialEvent], through: Int64) {
-        guard hub.hasListeners else { return ([], max(sequence, try database.latestSequence)) }
+    private func externalEvents(
+        after sequence: Int64, limit: Int
+    ) throws -> (events: [SocialEvent], audiences: [EventAudience], through: Int64) {
+        guard hub.hasListeners else { return ([], [], max(sequence, try database.latestSequence)) }
         let entries = try database.changeEntries(after: sequence, scope: .all, limit: limit)
         var states: [SocialRecordKey: SocialRecord?] = [:]
         var events: [SocialEvent] = []
@@ -104,7 +109,14 @@ extension EmbeddedServer {
             }
             events.append(entry.isCreation ? .created(record, sequence: entry.sequence) : .updated(record, sequence: entry.sequence))
         }
-        return (events, entries.last?.sequence ?? sequence)
+        return (events, try audiences(of: events), entries.last?.sequence ?? sequence)
+    }
+
+    /// Who may receive each event (see ``AccessRules``); nobody needs to when nobody listens.
+    private func audiences(of events: [SocialEvent]) throws -> [EventAudience] {
+        guard hub.hasListeners else { return events.map { _ in .only([]) } }
+        var resolver = AudienceResolver(database: database)
+        return try resolver.audiences(of: events)
     }
 }
 

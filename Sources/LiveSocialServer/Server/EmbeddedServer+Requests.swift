@@ -22,12 +22,17 @@ extension EmbeddedServer {
         }
     }
 
-    func serveFetch<Record: CacheRecord>(_ type: Record.Type, id: String) async throws -> Record? {
+    /// The rules requests are checked with (see ``AccessRules``).
+    var access: AccessRules { AccessRules(database: database) }
+
+    func serveFetch<Record: CacheRecord>(_ type: Record.Type, id: String, as userId: String) async throws -> Record? {
         try await admit(.fetch)
-        return try serve { try database.load(type, id: id) }
+        return try serve { try access.fetchable(database.load(type, id: id), for: userId) }
     }
 
-    func servePage<Record: CacheRecord>(_ query: SocialQuery<Record>, cursor: String?, limit: Int) async throws -> RemotePage<Record> {
+    func servePage<Record: CacheRecord>(
+        _ query: SocialQuery<Record>, cursor: String?, limit: Int, as userId: String
+    ) async throws -> RemotePage<Record> {
         try await admit(.fetchPage)
         guard limit > 0 else { throw SocialAPIError.invalidRequest("a page limit must be positive, not \(limit)") }
         var position: PageCursor?
@@ -37,22 +42,32 @@ extension EmbeddedServer {
             }
             position = decoded
         }
-        return try serve { try KeysetPage(query: query.cacheQuery).fetch(in: database.connection, after: position, limit: limit) }
+        return try serve {
+            let filter = try access.listFilter(query.kind, for: userId)
+            return try KeysetPage(query: query.cacheQuery, filter: filter)
+                .fetch(in: database.connection, after: position, limit: limit)
+        }
     }
 
-    func serveMessages(_ query: SocialQuery<Message>, after position: MessagePosition, limit: Int) async throws -> [Message] {
+    func serveMessages(
+        _ query: SocialQuery<Message>, after position: MessagePosition, limit: Int, as userId: String
+    ) async throws -> [Message] {
         try await admit(.fetchPage)
         guard limit > 0 else { throw SocialAPIError.invalidRequest("a page limit must be positive, not \(limit)") }
         return try serve {
-            try Message.read(query.cacheQuery, after: (.real(position.createdAt), position.id), limit: limit,
+            _ = try access.listFilter(query.kind, for: userId)
+            return try Message.read(query.cacheQuery, after: (.real(position.createdAt), position.id), limit: limit,
                              from: database.connection)
         }
     }
 
-    func serveChanges(since sequence: Int64, limit: Int, scope: ChangeScope) async throws -> ChangeLog {
+    func serveChanges(since sequence: Int64, limit: Int, scope: ChangeScope, as userId: String) async throws -> ChangeLog {
         try await admit(.changes)
         guard limit > 0 else { throw SocialAPIError.invalidRequest("a change limit must be positive, not \(limit)") }
-        return try serve { try changeLog(since: sequence, limit: limit, scope: scope) }
+        return try serve {
+            if case .messages(let channelId) = scope { try access.requireMessageAccess(channelId, for: userId) }
+            return try changeLog(since: sequence, limit: limit, scope: scope, as: userId)
+        }
     }
 
     func serveLatestSequence() async throws -> Int64 {
@@ -67,20 +82,22 @@ extension EmbeddedServer {
         return result
     }
 
-    /// The changes in `scope` after `sequence`: each record once, in its current state, in the
-    /// order it last changed.
-    func changeLog(since sequence: Int64, limit: Int, scope: ChangeScope = .all) throws -> ChangeLog {
+    /// The changes in `scope` after `sequence` that `userId` may see: each record once, in its
+    /// current state, in the order it last changed. What the user may not see now (see
+    /// ``AccessRules``) is left out; the latest sequence and `hasMore` count every entry read.
+    func changeLog(since sequence: Int64, limit: Int, scope: ChangeScope = .all, as userId: String) throws -> ChangeLog {
         let entries = try database.changeEntries(after: sequence, scope: scope, limit: limit + 1)
         let hasMore = entries.count > limit
         let page = entries.prefix(limit)
-        var last: [SocialRecordKey: (sequence: Int64, isRemoval: Bool)] = [:]
-        for entry in page { last[entry.key] = (entry.sequence, entry.isRemoval) }
+        var last: [SocialRecordKey: ChangeEntry] = [:]
+        for entry in page { last[entry.key] = entry }
         var records: [SocialRecord] = []
         var deleted: [SocialRecordKey] = []
+        var audiences = AudienceResolver(database: database)
         for (key, change) in last.sorted(by: { $0.value.sequence < $1.value.sequence }) {
             if !change.isRemoval, let record = try database.load(key) {
-                records.append(record)
-            } else {
+                if try audiences.audience(of: record).admits(userId) { records.append(record) }
+            } else if try audiences.audience(ofRemoval: key, channelId: change.channelId).admits(userId) {
                 deleted.append(key)
             }
         }

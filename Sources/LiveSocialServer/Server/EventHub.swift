@@ -4,6 +4,9 @@ import LiveSocial
 /// The server's real-time fan-out and connection switch, and how far into the change log it has
 /// published.
 ///
+/// Each subscriber is a signed-in user's stream: a change event reaches it only when the event's
+/// ``EventAudience`` admits that user (see ``AccessRules``).
+///
 /// `@unchecked Sendable`: `lock` guards `isConnected`, `subscribers`, `nextID` and
 /// `publishedSequence`. Events are yielded after unlocking; ``EmbeddedServer`` publishes from
 /// its actor only, one batch after another and in sequence order (its own writes and other
@@ -11,7 +14,7 @@ import LiveSocial
 final class EventHub: @unchecked Sendable {
     private let lock = NSLock()
     private var connected = true
-    private var subscribers: [Int: AsyncStream<SocialEvent>.Continuation] = [:]
+    private var subscribers: [Int: (userId: String, continuation: AsyncStream<SocialEvent>.Continuation)] = [:]
     private var nextID = 0
     private var position: Int64
 
@@ -40,8 +43,8 @@ final class EventHub: @unchecked Sendable {
         return subscribers.count
     }
 
-    /// A new stream of events, starting with the current connection state.
-    func subscribe() -> AsyncStream<SocialEvent> {
+    /// A new stream of the events `userId` may receive, starting with the current connection state.
+    func subscribe(userId: String) -> AsyncStream<SocialEvent> {
         let (stream, continuation) = AsyncStream<SocialEvent>.makeStream()
         lock.lock()
         let id = nextID
@@ -49,7 +52,7 @@ final class EventHub: @unchecked Sendable {
         lock.unlock()
         continuation.onTermination = { [weak self] _ in self?.unsubscribe(id) }
         lock.lock()
-        subscribers[id] = continuation
+        subscribers[id] = (userId, continuation)
         let state: SocialEvent = connected ? .connected : .disconnected
         // Yielding under the lock keeps the state event first, before any concurrent publish.
         continuation.yield(state)
@@ -64,15 +67,19 @@ final class EventHub: @unchecked Sendable {
         return connected && !subscribers.isEmpty
     }
 
-    /// Delivers change events to every subscriber, unless disconnected (then they are missed),
-    /// and moves the published position to `sequence` (never back).
-    func publish(_ events: [SocialEvent], through sequence: Int64) {
+    /// Delivers each change event to the subscribers its audience admits (`audiences[i]` is the
+    /// audience of `events[i]`), unless disconnected (then they are missed), and moves the
+    /// published position to `sequence` (never back).
+    func publish(_ events: [SocialEvent], audiences: [EventAudience], through sequence: Int64) {
+        precondition(events.count == audiences.count, "every event has its audience")
         lock.lock()
         position = max(position, sequence)
         let targets = connected && !events.isEmpty ? Array(subscribers.values) : []
         lock.unlock()
-        for continuation in targets {
-            for event in events { continuation.yield(event) }
+        for target in targets {
+            for (event, audience) in zip(events, audiences) where audience.admits(target.userId) {
+                target.continuation.yield(event)
+            }
         }
     }
 
@@ -81,7 +88,7 @@ final class EventHub: @unchecked Sendable {
         lock.lock()
         let changed = connected != value
         connected = value
-        let targets = changed ? Array(subscribers.values) : []
+        let targets = changed ? subscribers.values.map(\.continuation) : []
         lock.unlock()
         for continuation in targets { continuation.yield(value ? .connected : .disconnected) }
     }

@@ -13,12 +13,9 @@ extension MutationEngine {
         if let stored = try Message.read(resent, limit: 1, from: database.connection).first {
             return writer.answer(with: stored)
         }
-        var channel = try require(Channel.self, channelId)
+        // Members in good standing only; a private channel is not found by anyone else.
+        var channel = try access.requireMessageAccess(channelId, for: userId)
         guard !channel.isDeleted else { throw SocialAPIError.rejected("the channel is deleted") }
-        let memberId = ChannelMember.makeID(channelId: channelId, userId: userId)
-        if try database.load(ChannelMember.self, id: memberId)?.membership == .banned {
-            throw SocialAPIError.rejected("\(userId) is banned from \(channelId)")
-        }
         if let reason = controls.rejection(for: text) { throw SocialAPIError.rejected(reason) }
         if let parentId {
             let parent = try require(Message.self, parentId)
@@ -40,6 +37,7 @@ extension MutationEngine {
     }
 
     func editMessage(_ id: String, text: String, as userId: String, in writer: inout ServerWriter) throws {
+        _ = try access.requireMessage(id, for: userId)
         var message = try requireOwn(Message.self, id, userId, authorId: \.userId)
         guard !message.isDeleted else { throw SocialAPIError.rejected("the message is deleted") }
         if let reason = controls.rejection(for: text) { throw SocialAPIError.rejected(reason) }
@@ -51,6 +49,7 @@ extension MutationEngine {
     }
 
     func deleteMessage(_ id: String, as userId: String, in writer: inout ServerWriter) throws {
+        _ = try access.requireMessage(id, for: userId)
         var message = try requireOwn(Message.self, id, userId, authorId: \.userId)
         guard !message.isDeleted else { return writer.answer(with: message) }
         message.isDeleted = true

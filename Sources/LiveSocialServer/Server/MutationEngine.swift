@@ -5,9 +5,17 @@ import LiveSocial
 ///
 /// Deletions of posts, comments and messages are soft; reactions, follows and memberships are
 /// removed. Every check that fails throws ``SocialAPIError`` before anything is written.
+///
+/// ``apply(_:as:in:)`` holds the authorization rules of mutations (see ``AccessRules``): only
+/// members in good standing send to a channel and react to its messages; only authors edit and
+/// delete their posts, comments and messages; a private channel is joined by being added to it,
+/// never by id.
 struct MutationEngine {
     let database: ServerDatabase
     let controls: ServerControls
+
+    /// The rules of who may see and change what.
+    var access: AccessRules { AccessRules(database: database) }
 
     func apply(_ mutation: SocialMutation, as userId: String, in writer: inout ServerWriter) throws {
         _ = try require(User.self, userId)
@@ -33,8 +41,10 @@ struct MutationEngine {
         case .deleteComment(let id):
             try deleteComment(id, as: userId, in: &writer)
         case .addReaction(let targetType, let targetId, let name):
+            if targetType == .message { _ = try access.requireMessage(targetId, for: userId) }
             try addReaction(targetType, targetId, name, as: userId, in: &writer)
         case .removeReaction(let targetType, let targetId, let name):
+            if targetType == .message { _ = try access.requireMessage(targetId, for: userId) }
             let id = Reaction.makeID(targetType: targetType, targetId: targetId, userId: userId, name: name)
             _ = try require(Reaction.self, id)
             try writer.remove(SocialRecordKey(.reaction, id))
@@ -54,6 +64,10 @@ struct MutationEngine {
         case .deleteMessage(let id):
             try deleteMessage(id, as: userId, in: &writer)
         case .joinChannel(let id):
+            // A private channel is joined by being added to it; to others it does not exist.
+            guard try access.knownChannel(id, to: userId) != nil else {
+                throw SocialAPIError.notFound(SocialRecordKey(.channel, id))
+            }
             try joinChannel(id, as: userId, role: .member, in: &writer)
         case .leaveChannel(let id):
             let member = try require(ChannelMember.self, ChannelMember.makeID(channelId: id, userId: userId))

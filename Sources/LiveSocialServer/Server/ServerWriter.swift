@@ -32,8 +32,10 @@ struct ServerWriter {
 
     /// Removes a record for good.
     mutating func remove(_ key: SocialRecordKey) throws {
+        // Who may learn of the removal depends on the record's channel, which the log keeps.
+        let channelId = try database.load(key).flatMap { try database.channelId(of: $0) }
         try database.remove(key)
-        let sequence = try database.appendChange(key, isRemoval: true, scope: nil)
+        let sequence = try database.appendChange(key, isRemoval: true, scope: nil, channelId: channelId)
         events.append(.deleted(key, sequence: sequence))
         states[key] = nil
         removed.append(key)
