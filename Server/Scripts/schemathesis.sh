@@ -45,4 +45,4 @@ PY
   --exclude-path /v1/events --exclude-method DELETE \
   --checks not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance,response_headers_conformance \
   --phases examples,coverage,fuzzing --max-examples "$examples" --seed 20 \
-  --workers 2 --no-color --output-sanitize true
+  --suppress-health-check all --workers 2 --no-color --output-sanitize true

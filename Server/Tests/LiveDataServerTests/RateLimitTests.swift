@@ -28,6 +28,23 @@ struct RateLimitTests {
         }
     }
 
+    @Test func signInAttemptsAreLimitedOverAllUserIds() async throws {
+        try await withServer(configure: {
+            $0.signInTotalPerSecond = 1
+            $0.signInTotalBurst = 3
+        }) { server in
+            let url = server.baseURL.appendingPathComponent("v1/sessions")
+            for user in ["nobody-1", "nobody-2", "nobody-3"] {
+                #expect(try await HTTP.send("POST", url, json: ["userId": user, "password": "guess"]).status == 401)
+            }
+            let limited = try await HTTP.send("POST", url, json: ["userId": "nobody-4", "password": "guess"])
+            #expect(limited.status == 429)
+            #expect(limited.header("Retry-After") == "1")
+            server.clock.advance(by: 1)
+            #expect(try await HTTP.send("POST", url, json: ["userId": "alan", "password": server.passwords["alan"]!]).status == 200)
+        }
+    }
+
     @Test func signInAttemptsAreLimitedPerUserId() async throws {
         try await withServer(configure: {
             $0.signInPerSecond = 1

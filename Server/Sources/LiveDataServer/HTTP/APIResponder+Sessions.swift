@@ -11,8 +11,9 @@ extension APIResponder {
         guard credentials.userId.count <= configuration.maxIdLength,
               credentials.password.utf8.count <= 1_024
         else { throw APIFailure.invalidRequest("the user id or the password is too long") }
-        // Passwords cannot be guessed fast: sign-in attempts have a bucket per user id.
-        if let wait = server.signInLimiter.admit(credentials.userId) {
+        // Passwords cannot be guessed fast: sign-in attempts have a bucket per user id, and one
+        // over all of them that bounds the CPU spent on password hashes.
+        if let wait = server.signInLimiter.admit(credentials.userId) ?? server.signInTotalLimiter.admit("") {
             throw APIFailure.rateLimited(retryAfter: wait)
         }
         // The password hash takes tens of milliseconds of CPU: off the threads that serve requests.

@@ -24,6 +24,7 @@ public final class LiveDataServer: Sendable {
     public let identity: IdentityStore
     let limiter: RateLimiter
     let signInLimiter: RateLimiter
+    let signInTotalLimiter: RateLimiter
     let streams = StreamRegistry()
     let idempotency = IdempotencyGate()
 
@@ -40,6 +41,8 @@ public final class LiveDataServer: Sendable {
             perSecond: configuration.rateLimitPerSecond, burst: configuration.rateLimitBurst, now: configuration.now)
         self.signInLimiter = RateLimiter(
             perSecond: configuration.signInPerSecond, burst: configuration.signInBurst, now: configuration.now)
+        self.signInTotalLimiter = RateLimiter(
+            perSecond: configuration.signInTotalPerSecond, burst: configuration.signInTotalBurst, now: configuration.now)
     }
 
     /// Opens the data folder (creating it, readable by its owner only, if missing).

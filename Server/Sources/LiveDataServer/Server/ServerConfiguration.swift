@@ -22,6 +22,11 @@ public struct ServerConfiguration: Sendable {
     public var signInPerSecond: Double = 1
     /// Sign-in attempts one user id may make at once.
     public var signInBurst: Double = 20
+    /// Sign-in attempts a second over all user ids: each costs a password hash, so a flood of
+    /// sign-ins under made-up user ids cannot take the server's CPU.
+    public var signInTotalPerSecond: Double = 10
+    /// Sign-in attempts at once over all user ids.
+    public var signInTotalBurst: Double = 20
     /// The largest request body accepted, in bytes; larger ones get 413.
     public var maxBodyBytes: Int = 64 * 1_024
     /// The longest text (a message, a post, a comment, a name...) accepted, in characters.
