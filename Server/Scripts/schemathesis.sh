@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # Runs schemathesis (PyPI) against a livedata-server started on a free loopback port over a
 # fresh data folder, for the request endpoints of Server/openapi.yaml: positive and negative
-# examples, a bounded number per operation. Not the event stream (it never ends) nor
+# examples, a bounded number per operation. Not the coverage phase: on the mutation body's oneOf
+# it crashed twice in five runs inside Hypothesis (a KeyError describing a lambda), not on an
+# answer of the server. Not the event stream (it never ends) nor
 # DELETE /v1/sessions (it would revoke the token the run signs in with).
 # Expects `swift build --package-path Server` to have run. Usage: Server/Scripts/schemathesis.sh [max examples]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
-examples=${1:-20}
+examples=${1:-40}
 venv=.build-schemathesis/venv
 if [ ! -x "$venv/bin/schemathesis" ]; then
   python3 -m venv "$venv"
@@ -40,9 +42,12 @@ print(json.load(urllib.request.urlopen(request))["token"])
 PY
 )
 
-"$venv/bin/schemathesis" run Server/openapi.yaml --url "$url" \
+# From the scratch folder: schemathesis keeps a cache in its working directory.
+repo=$(pwd)
+cd "$data"
+"$repo/$venv/bin/schemathesis" run "$repo/Server/openapi.yaml" --url "$url" \
   --header "Authorization: Bearer $token" \
   --exclude-path /v1/events --exclude-method DELETE \
   --checks not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance,response_headers_conformance \
-  --phases examples,coverage,fuzzing --max-examples "$examples" --seed 20 \
-  --suppress-health-check all --workers 2 --no-color --output-sanitize true
+  --phases examples,fuzzing --max-examples "$examples" --seed 20 \
+  --generation-database none --suppress-health-check all --workers 2 --no-color --output-sanitize true
