@@ -1,0 +1,74 @@
+// swift-tools-version: 6.2
+// 6.2: the tools version of hummingbird 2.28.1's manifest, a dependency.
+import PackageDescription
+
+// The network server of swift-livedata: LiveSocialServer's rules behind HTTP and Server-Sent
+// Events, with identity (passwords, session tokens) and a per-token rate limit. A package of its
+// own so that the main package keeps depending on no Swift package. Build products stay in
+// Server/.build. Our own targets build with warnings as errors; the dependencies do not.
+let strict: [SwiftSetting] = [.unsafeFlags(["-warnings-as-errors"])]
+
+let package = Package(
+    name: "LiveDataServer",
+    platforms: [
+        .macOS(.v14)
+    ],
+    products: [
+        .executable(name: "livedata-server", targets: ["LiveDataServerCommand"]),
+        .library(name: "LiveDataServer", targets: ["LiveDataServer"]),
+    ],
+    dependencies: [
+        .package(name: "swift-livedata", path: ".."),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+    ],
+    targets: [
+        // The server as a library: identity, routes, streams, limits. The tests start it in process.
+        .target(
+            name: "LiveDataServer",
+            dependencies: [
+                .product(name: "LiveSocial", package: "swift-livedata"),
+                .product(name: "LiveSocialServer", package: "swift-livedata"),
+                .product(name: "LiveRepository", package: "swift-livedata"),
+                .product(name: "LiveSocialWire", package: "swift-livedata"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strict
+        ),
+        // `livedata-server`: reads its options and runs the server until stopped.
+        .executableTarget(
+            name: "LiveDataServerCommand",
+            dependencies: [
+                "LiveDataServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "LiveDataServerTests",
+            dependencies: [
+                "LiveDataServer",
+                "LiveDataServerCommand",
+                .product(name: "LiveSocial", package: "swift-livedata"),
+                .product(name: "LiveSocialNetwork", package: "swift-livedata"),
+                .product(name: "LiveSocialWire", package: "swift-livedata"),
+                .product(name: "LiveSocialServer", package: "swift-livedata"),
+                .product(name: "LiveRepository", package: "swift-livedata"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ],
+            swiftSettings: strict
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)
