@@ -69,7 +69,7 @@ public final class LiveDataServer: Sendable {
         try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: identityFile.path)
         // The network server owns its file: no other process writes it, so it does not poll for others' commits.
         let socialServer = try EmbeddedServer(
-            location: .file(folder.appendingPathComponent(socialFileName)), watchInterval: nil)
+            location: .file(folder.appendingPathComponent(socialFileName)), externalChanges: .off)
         let server = LiveDataServer(configuration: configuration, socialServer: socialServer, identity: identity)
         if try identity.userIds().isEmpty {
             try await server.createDemoUsers()

@@ -15,7 +15,7 @@ enum ContractBackend: String, CaseIterable, CustomStringConvertible, Sendable {
     func open() async throws -> ContractFixture {
         switch self {
         case .embedded:
-            let server = try EmbeddedServer(watchInterval: nil)
+            let server = try EmbeddedServer()
             try await server.seedDemoData()
             return ContractFixture(signIn: { server.connection(userId: $0) }, stop: {})
         case .network:
