@@ -46,6 +46,25 @@ struct ReadTests {
         }
     }
 
+    /// A chat opened at its newest messages asks from the end of history, `"Infinity"`: the
+    /// sample's first request after `/open` (refused as "not finite" before).
+    @Test func messagesFromTheEndOfHistory() async throws {
+        try await withServer { server in
+            let token = try await server.signIn("alan")
+            let newest = try await HTTP.send(
+                "POST", server.baseURL.appendingPathComponent("v1/messages"), token: token,
+                json: ["query": ["kind": "messages", "channelId": "general", "newestFirst": true],
+                       "after": ["createdAt": "Infinity", "id": ""], "limit": 3])
+            try #require(newest.status == 200, "\(newest.text)")
+            #expect((newest.object?["messages"] as? [[String: Any]])?.count == 3)
+            let refused = try await HTTP.send(
+                "POST", server.baseURL.appendingPathComponent("v1/messages"), token: token,
+                json: ["query": ["kind": "messages", "channelId": "general", "newestFirst": true],
+                       "after": ["createdAt": "soon", "id": ""], "limit": 3])
+            #expect(refused.status == 400, "\(refused.text)")
+        }
+    }
+
     @Test func messagesChangesAndTheSequence() async throws {
         try await withServer { server in
             let token = try await server.signIn("alan")

@@ -57,7 +57,7 @@ extension APIResponder {
         try checkLimit(messages.limit)
         try checkQuery(messages.query)
         try checkId(messages.after.id, "the position's message id", allowEmpty: true)
-        guard messages.after.createdAt.isFinite else { throw APIFailure.invalidRequest("the position's time must be a finite number") }
+        guard !messages.after.createdAt.isNaN else { throw APIFailure.invalidRequest("the position's time must be a number, \"Infinity\" or \"-Infinity\"") }
         guard let query = messages.query.query(of: Message.self) else {
             throw APIFailure.invalidRequest("at \"query.kind\": POST /v1/messages takes a messages query")
         }
