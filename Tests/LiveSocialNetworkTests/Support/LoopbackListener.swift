@@ -35,14 +35,18 @@ final class LoopbackListener: Sendable {
     deinit { _ = Glibc.close(fd) }
 
     /// The next connection (accepted on a thread of its own, so the test's task is not blocked).
+    ///
+    /// The thread hands back the descriptor, a value, and the peer is made here: the thread
+    /// sanitizer does not see the continuation order the thread's writes before this task's reads.
     func accept() async throws -> Peer {
         let fd = self.fd
-        return try await withCheckedThrowingContinuation { continuation in
+        let peer: Int32 = try await withCheckedThrowingContinuation { continuation in
             Thread.detachNewThread {
                 let peer = Glibc.accept(fd, nil, nil)
-                if peer < 0 { continuation.resume(throwing: Failure(call: "accept", code: errno)) } else { continuation.resume(returning: Peer(fd: peer)) }
+                if peer < 0 { continuation.resume(throwing: Failure(call: "accept", code: errno)) } else { continuation.resume(returning: peer) }
             }
         }
+        return Peer(fd: peer)
     }
 
     /// One accepted connection.
