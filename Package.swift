@@ -39,7 +39,7 @@ let package = Package(
         // The social and chat domain: models, the remote API protocol, repositories.
         .target(name: "LiveSocial", dependencies: ["LiveRepository", "LiveData"]),
         // An in-process server implementing the remote API, for the sample and the tests.
-        .target(name: "LiveSocialServer", dependencies: ["LiveSocial", "LiveRepository"]),
+        .target(name: "LiveSocialServer", dependencies: ["LiveSocial", "LiveRepository", "LiveData"]),
         // The JSON wire form of the remote API, shared by the network client and a server (Foundation only).
         .target(name: "LiveSocialWire", dependencies: ["LiveSocial", "LiveRepository"]),
         // The remote API over HTTP and Server-Sent Events (Foundation only; FoundationNetworking on Linux).

@@ -53,20 +53,16 @@ public final class Observer<Value> {
 /// integers needs no reference counting, and a number is never handed out twice, so a holder
 /// deallocated while its observers live on cannot be mistaken for a new one at the same address.
 /// Holders are made on any thread, so the counter is behind a lock.
-///
-/// `@unchecked Sendable`: `lock` guards `last`.
 @usableFromInline
-final class HolderIdentity: @unchecked Sendable {
-    private static let shared = HolderIdentity()
-    private let lock = NSLock()
-    private var last = 0
+enum HolderIdentity {
+    private static let last = LockedState(0)
 
     /// A number no holder has had: 1, 2, 3, ...
     @usableFromInline
     static func next() -> Int {
-        shared.lock.lock()
-        defer { shared.lock.unlock() }
-        shared.last += 1
-        return shared.last
+        last.withLock { last in
+            last += 1
+            return last
+        }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import LiveData
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -64,19 +65,17 @@ final class URLSessionTransport: HTTPTransport {
     }
 }
 
-/// Routes the stream session's delegate calls to the stream of each task.
-///
-/// `@unchecked Sendable`: `lock` guards `continuations`; continuations are used after unlocking.
-private final class StreamDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-    private let lock = NSLock()
-    private var continuations: [Int: AsyncThrowingStream<StreamPart, any Error>.Continuation] = [:]
+/// Routes the stream session's delegate calls to the stream of each task. Continuations are
+/// used after the lock is let go of.
+private final class StreamDelegate: NSObject, URLSessionDataDelegate, Sendable {
+    private let continuations = LockedState<[Int: AsyncThrowingStream<StreamPart, any Error>.Continuation]>([:])
 
     func register(_ continuation: AsyncThrowingStream<StreamPart, any Error>.Continuation, for task: Int) {
-        lock.withLock { continuations[task] = continuation }
+        continuations.withLock { $0[task] = continuation }
     }
 
     private func continuation(of task: URLSessionTask, removing: Bool = false) -> AsyncThrowingStream<StreamPart, any Error>.Continuation? {
-        lock.withLock { removing ? continuations.removeValue(forKey: task.taskIdentifier) : continuations[task.taskIdentifier] }
+        continuations.withLock { removing ? $0.removeValue(forKey: task.taskIdentifier) : $0[task.taskIdentifier] }
     }
 
     func urlSession(

@@ -1,4 +1,5 @@
 import Foundation
+import LiveData
 
 /// A clock whose time moves only when told to: deterministic time for tests and demos.
 ///
@@ -15,8 +16,8 @@ import Foundation
 /// clock.advance(by: .seconds(1))   // the task finishes
 /// ```
 ///
-/// `@unchecked Sendable`: `lock` guards `state`; continuations are resumed after unlocking.
-public final class ManualClock: Clock, @unchecked Sendable {
+/// Continuations are resumed after the state's lock is let go of.
+public final class ManualClock: Clock, Sendable {
     /// A point in the clock's time: the duration since the clock was created.
     public struct Instant: InstantProtocol, Sendable, Hashable, CustomStringConvertible {
         /// The time since the clock's start.
@@ -52,8 +53,7 @@ public final class ManualClock: Clock, @unchecked Sendable {
         var sleeperWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
     }
 
-    private let lock = NSLock()
-    private var state = State()
+    private let state = LockedState(State())
 
     /// Creates a clock at offset zero.
     public init() {}
@@ -147,8 +147,6 @@ public final class ManualClock: Clock, @unchecked Sendable {
     }
 
     private func withLock<T>(_ body: (inout State) -> T) -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return body(&state)
+        state.withLock(body)
     }
 }

@@ -1,10 +1,11 @@
 import Foundation
+import LiveData
 import LiveSocial
 
 /// The knobs tests and samples turn on an ``EmbeddedServer``: latency, failures, rejections.
 ///
-/// `@unchecked Sendable`: `lock` guards `state`. No user code runs under the lock.
-final class ServerControls: @unchecked Sendable {
+/// No user code runs under the state's lock.
+final class ServerControls: Sendable {
     struct State {
         var latency: Duration = .zero
         var failuresLeft = 0
@@ -16,13 +17,10 @@ final class ServerControls: @unchecked Sendable {
         var requestCount = 0
     }
 
-    private let lock = NSLock()
-    private var state = State()
+    private let state = LockedState(State())
 
     func withState<T>(_ body: (inout State) -> T) -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return body(&state)
+        state.withLock(body)
     }
 
     /// Counts a request that reached the server and says whether it must fail, and how.
