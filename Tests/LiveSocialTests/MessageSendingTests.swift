@@ -184,7 +184,9 @@ struct MessageSendingTests {
         #expect(collection.pendingMessages.map(\.clientRequestId) == [requestId])
         #expect(try await cachedCopies(of: requestId, in: fixture.client).map(\.syncState) == [.syncing])
         // The send gives up for now with the offline error, as one that found the server offline does.
-        #expect(outcome.result != nil, "send(_:to:) is still waiting instead of throwing SocialAPIError.offline")
+        // A send that waited for the server instead of throwing offline would hold this wait
+        // until the suite's time limit fails the test.
+        try await waitForOutcome(outcome)
         if let result = outcome.result {
             #expect(throws: SocialAPIError.offline) { try result.get() }
         }
@@ -223,7 +225,9 @@ struct MessageSendingTests {
         try await waitUntil(recorder) { collection.pendingMessages.count == 2 }
         try await fixture.settle()
         #expect(collection.pendingMessages.map(\.text) == ["first while unreachable", "second while unreachable"])
-        #expect(outcome.result != nil, "send(_:to:) is still waiting instead of throwing SocialAPIError.offline")
+        // A send that waited for the server instead of throwing offline would hold this wait
+        // until the suite's time limit fails the test.
+        try await waitForOutcome(outcome)
         if let result = outcome.result {
             #expect(throws: SocialAPIError.offline) { try result.get() }
         }
@@ -1009,6 +1013,15 @@ private func sendRejected(
 @MainActor
 private func waitUntil(_ recorder: MessageCollectionRecorder, _ condition: () -> Bool) async throws {
     while !condition() { _ = try await recorder.log.next() }
+}
+
+/// Waits until `outcome` holds the send's result.
+@MainActor
+private func waitForOutcome(_ outcome: SendOutcome) async throws {
+    while outcome.result == nil {
+        try Task.checkCancellation()
+        await Task.yield()
+    }
 }
 
 /// Waits until the client has applied the connection event that makes `isConnected` equal `connected`.
