@@ -3,7 +3,8 @@
 /// Conform a model to it to make live objects and live collections of it. The table is declared
 /// by ``table``; ``init(row:)`` reads a row selected with the table's columns in declaration
 /// order, and ``columnValues`` gives the values to write in that same order. The first column
-/// is always the text primary key `id`.
+/// is always the text primary key `id`. ``SchemaRecord`` gives all three from one list of
+/// columns; conform to `CacheRecord` directly to write them by hand:
 ///
 /// ```swift
 /// struct Note: CacheRecord {

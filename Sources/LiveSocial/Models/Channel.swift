@@ -5,7 +5,7 @@ import LiveRepository
 /// The server keeps the counts and the last message up to date; `lastActivityAt` is when
 /// something last happened in the channel (its creation or its latest message), the key
 /// channel lists sort by.
-public struct Channel: CacheRecord, Hashable {
+public struct Channel: SchemaRecord, Hashable {
     /// The server's id of the channel.
     public var id: String
     /// The name shown in the app.
@@ -56,53 +56,21 @@ public struct Channel: CacheRecord, Hashable {
         self.isDeleted = isDeleted
     }
 
-    /// The `channels` table.
-    public static let table = RecordTable(
-        name: "channels",
-        columns: [
-            .text("id"),
-            .text("displayName"),
-            .text("type"),
-            .integer("memberCount"),
-            .integer("messageCount"),
-            .text("lastMessageText", nullable: true),
-            .real("lastMessageAt", nullable: true),
-            .real("lastActivityAt"),
-            .real("createdAt"),
-            .real("updatedAt"),
-            .integer("isDeleted"),
-        ],
-        indexes: [["lastActivityAt"], ["type", "lastActivityAt"]])
+    /// The `channels` table: each column and the property it stores, in the order of the
+    /// initializer that reads them back.
+    public static let schema = RecordSchema(
+        "channels", indexes: [["lastActivityAt"], ["type", "lastActivityAt"]],
+        SchemaColumn("id", \Channel.id),
+        SchemaColumn("displayName", \Channel.displayName),
+        SchemaColumn("type", \Channel.type),
+        SchemaColumn("memberCount", \Channel.memberCount),
+        SchemaColumn("messageCount", \Channel.messageCount),
+        SchemaColumn("lastMessageText", \Channel.lastMessageText),
+        SchemaColumn("lastMessageAt", \Channel.lastMessageAt),
+        SchemaColumn("lastActivityAt", \Channel.lastActivityAt),
+        SchemaColumn("createdAt", \Channel.createdAt),
+        SchemaColumn("updatedAt", \Channel.updatedAt),
+        SchemaColumn("isDeleted", \Channel.isDeleted),
+        make: Channel.init(id:displayName:type:memberCount:messageCount:lastMessageText:lastMessageAt:lastActivityAt:createdAt:updatedAt:isDeleted:))
 
-    /// Reads a row of ``table``.
-    public init(row: SQLiteRow) throws {
-        id = row.string(0)
-        displayName = row.string(1)
-        type = try row.decode(2)
-        memberCount = row.int(3)
-        messageCount = row.int(4)
-        lastMessageText = row.optionalString(5)
-        lastMessageAt = row.optionalDouble(6)
-        lastActivityAt = row.double(7)
-        createdAt = row.double(8)
-        updatedAt = row.double(9)
-        isDeleted = row.bool(10)
-    }
-
-    /// The values of ``table``'s columns, in order.
-    public var columnValues: [SQLiteValue] {
-        [
-            .text(id),
-            .text(displayName),
-            .text(type.rawValue),
-            .int(memberCount),
-            .int(messageCount),
-            .optional(lastMessageText),
-            .optional(lastMessageAt),
-            .real(lastActivityAt),
-            .real(createdAt),
-            .real(updatedAt),
-            .bool(isDeleted),
-        ]
-    }
 }

@@ -3,7 +3,7 @@ import LiveRepository
 /// A user's membership of a channel.
 ///
 /// The id is deterministic, ``makeID(channelId:userId:)``. Leaving a channel deletes the record.
-public struct ChannelMember: CacheRecord, Hashable {
+public struct ChannelMember: SchemaRecord, Hashable {
     /// `channelId:userId`; see ``makeID(channelId:userId:)``.
     public var id: String
     /// The channel.
@@ -38,43 +38,18 @@ public struct ChannelMember: CacheRecord, Hashable {
         self.syncState = syncState
     }
 
-    /// The `channel_members` table.
-    public static let table = RecordTable(
-        name: "channel_members",
-        columns: [
-            .text("id"),
-            .text("channelId"),
-            .text("userId"),
-            .text("role"),
-            .text("membership"),
-            .real("joinedAt"),
-            .text("syncState"),
-        ],
-        indexes: [["channelId", "joinedAt"], ["userId", "joinedAt"]])
-
-    /// Reads a row of ``table``.
-    public init(row: SQLiteRow) throws {
-        id = row.string(0)
-        channelId = row.string(1)
-        userId = row.string(2)
-        role = try row.decode(3)
-        membership = try row.decode(4)
-        joinedAt = row.double(5)
-        syncState = try row.decode(6)
-    }
-
-    /// The values of ``table``'s columns, in order.
-    public var columnValues: [SQLiteValue] {
-        [
-            .text(id),
-            .text(channelId),
-            .text(userId),
-            .text(role.rawValue),
-            .text(membership.rawValue),
-            .real(joinedAt),
-            .text(syncState.rawValue),
-        ]
-    }
+    /// The `channel_members` table: each column and the property it stores, in the order of the
+    /// initializer that reads them back.
+    public static let schema = RecordSchema(
+        "channel_members", indexes: [["channelId", "joinedAt"], ["userId", "joinedAt"]],
+        SchemaColumn("id", \ChannelMember.id),
+        SchemaColumn("channelId", \ChannelMember.channelId),
+        SchemaColumn("userId", \ChannelMember.userId),
+        SchemaColumn("role", \ChannelMember.role),
+        SchemaColumn("membership", \ChannelMember.membership),
+        SchemaColumn("joinedAt", \ChannelMember.joinedAt),
+        SchemaColumn("syncState", \ChannelMember.syncState),
+        make: ChannelMember.init(id:channelId:userId:role:membership:joinedAt:syncState:))
 
     /// The id of `userId`'s membership of `channelId`: `channelId:userId`.
     public static func makeID(channelId: String, userId: String) -> String { "\(channelId):\(userId)" }

@@ -4,7 +4,7 @@ import LiveRepository
 ///
 /// Top-level comments have a nil `parentId`; a reply's `parentId` is the comment it answers.
 /// `replyCount` counts a comment's replies that are not deleted.
-public struct Comment: CacheRecord, Hashable {
+public struct Comment: SchemaRecord, Hashable {
     /// The server's id of the comment.
     public var id: String
     /// The id of the post the comment belongs to.
@@ -55,53 +55,21 @@ public struct Comment: CacheRecord, Hashable {
         self.syncState = syncState
     }
 
-    /// The `comments` table.
-    public static let table = RecordTable(
-        name: "comments",
-        columns: [
-            .text("id"),
-            .text("postId"),
-            .text("parentId", nullable: true),
-            .text("authorId"),
-            .text("text"),
-            .integer("replyCount"),
-            .integer("reactionCount"),
-            .real("createdAt"),
-            .real("updatedAt"),
-            .integer("isDeleted"),
-            .text("syncState"),
-        ],
-        indexes: [["postId", "parentId", "createdAt"]])
+    /// The `comments` table: each column and the property it stores, in the order of the
+    /// initializer that reads them back.
+    public static let schema = RecordSchema(
+        "comments", indexes: [["postId", "parentId", "createdAt"]],
+        SchemaColumn("id", \Comment.id),
+        SchemaColumn("postId", \Comment.postId),
+        SchemaColumn("parentId", \Comment.parentId),
+        SchemaColumn("authorId", \Comment.authorId),
+        SchemaColumn("text", \Comment.text),
+        SchemaColumn("replyCount", \Comment.replyCount),
+        SchemaColumn("reactionCount", \Comment.reactionCount),
+        SchemaColumn("createdAt", \Comment.createdAt),
+        SchemaColumn("updatedAt", \Comment.updatedAt),
+        SchemaColumn("isDeleted", \Comment.isDeleted),
+        SchemaColumn("syncState", \Comment.syncState),
+        make: Comment.init(id:postId:parentId:authorId:text:replyCount:reactionCount:createdAt:updatedAt:isDeleted:syncState:))
 
-    /// Reads a row of ``table``.
-    public init(row: SQLiteRow) throws {
-        id = row.string(0)
-        postId = row.string(1)
-        parentId = row.optionalString(2)
-        authorId = row.string(3)
-        text = row.string(4)
-        replyCount = row.int(5)
-        reactionCount = row.int(6)
-        createdAt = row.double(7)
-        updatedAt = row.double(8)
-        isDeleted = row.bool(9)
-        syncState = try row.decode(10)
-    }
-
-    /// The values of ``table``'s columns, in order.
-    public var columnValues: [SQLiteValue] {
-        [
-            .text(id),
-            .text(postId),
-            .optional(parentId),
-            .text(authorId),
-            .text(text),
-            .int(replyCount),
-            .int(reactionCount),
-            .real(createdAt),
-            .real(updatedAt),
-            .bool(isDeleted),
-            .text(syncState.rawValue),
-        ]
-    }
 }

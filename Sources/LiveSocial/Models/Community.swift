@@ -3,7 +3,7 @@ import LiveRepository
 /// A community: a group with its own feed and members.
 ///
 /// The server keeps `memberCount` and `postCount` (posts not deleted) up to date.
-public struct Community: CacheRecord, Hashable {
+public struct Community: SchemaRecord, Hashable {
     /// The server's id of the community.
     public var id: String
     /// The name shown in the app.
@@ -46,47 +46,19 @@ public struct Community: CacheRecord, Hashable {
         self.isDeleted = isDeleted
     }
 
-    /// The `communities` table.
-    public static let table = RecordTable(
-        name: "communities",
-        columns: [
-            .text("id"),
-            .text("displayName"),
-            .text("about"),
-            .integer("isPublic"),
-            .integer("memberCount"),
-            .integer("postCount"),
-            .real("createdAt"),
-            .real("updatedAt"),
-            .integer("isDeleted"),
-        ],
-        indexes: [["displayName"], ["createdAt"]])
+    /// The `communities` table: each column and the property it stores, in the order of the
+    /// initializer that reads them back.
+    public static let schema = RecordSchema(
+        "communities", indexes: [["displayName"], ["createdAt"]],
+        SchemaColumn("id", \Community.id),
+        SchemaColumn("displayName", \Community.displayName),
+        SchemaColumn("about", \Community.about),
+        SchemaColumn("isPublic", \Community.isPublic),
+        SchemaColumn("memberCount", \Community.memberCount),
+        SchemaColumn("postCount", \Community.postCount),
+        SchemaColumn("createdAt", \Community.createdAt),
+        SchemaColumn("updatedAt", \Community.updatedAt),
+        SchemaColumn("isDeleted", \Community.isDeleted),
+        make: Community.init(id:displayName:about:isPublic:memberCount:postCount:createdAt:updatedAt:isDeleted:))
 
-    /// Reads a row of ``table``.
-    public init(row: SQLiteRow) throws {
-        id = row.string(0)
-        displayName = row.string(1)
-        about = row.string(2)
-        isPublic = row.bool(3)
-        memberCount = row.int(4)
-        postCount = row.int(5)
-        createdAt = row.double(6)
-        updatedAt = row.double(7)
-        isDeleted = row.bool(8)
-    }
-
-    /// The values of ``table``'s columns, in order.
-    public var columnValues: [SQLiteValue] {
-        [
-            .text(id),
-            .text(displayName),
-            .text(about),
-            .bool(isPublic),
-            .int(memberCount),
-            .int(postCount),
-            .real(createdAt),
-            .real(updatedAt),
-            .bool(isDeleted),
-        ]
-    }
 }

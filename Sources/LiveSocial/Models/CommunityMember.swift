@@ -3,7 +3,7 @@ import LiveRepository
 /// A user's membership of a community.
 ///
 /// The id is deterministic, ``makeID(communityId:userId:)``. Leaving deletes the record.
-public struct CommunityMember: CacheRecord, Hashable {
+public struct CommunityMember: SchemaRecord, Hashable {
     /// `communityId:userId`; see ``makeID(communityId:userId:)``.
     public var id: String
     /// The community.
@@ -34,40 +34,17 @@ public struct CommunityMember: CacheRecord, Hashable {
         self.syncState = syncState
     }
 
-    /// The `community_members` table.
-    public static let table = RecordTable(
-        name: "community_members",
-        columns: [
-            .text("id"),
-            .text("communityId"),
-            .text("userId"),
-            .text("role"),
-            .real("joinedAt"),
-            .text("syncState"),
-        ],
-        indexes: [["communityId", "joinedAt"], ["userId", "joinedAt"]])
-
-    /// Reads a row of ``table``.
-    public init(row: SQLiteRow) throws {
-        id = row.string(0)
-        communityId = row.string(1)
-        userId = row.string(2)
-        role = try row.decode(3)
-        joinedAt = row.double(4)
-        syncState = try row.decode(5)
-    }
-
-    /// The values of ``table``'s columns, in order.
-    public var columnValues: [SQLiteValue] {
-        [
-            .text(id),
-            .text(communityId),
-            .text(userId),
-            .text(role.rawValue),
-            .real(joinedAt),
-            .text(syncState.rawValue),
-        ]
-    }
+    /// The `community_members` table: each column and the property it stores, in the order of the
+    /// initializer that reads them back.
+    public static let schema = RecordSchema(
+        "community_members", indexes: [["communityId", "joinedAt"], ["userId", "joinedAt"]],
+        SchemaColumn("id", \CommunityMember.id),
+        SchemaColumn("communityId", \CommunityMember.communityId),
+        SchemaColumn("userId", \CommunityMember.userId),
+        SchemaColumn("role", \CommunityMember.role),
+        SchemaColumn("joinedAt", \CommunityMember.joinedAt),
+        SchemaColumn("syncState", \CommunityMember.syncState),
+        make: CommunityMember.init(id:communityId:userId:role:joinedAt:syncState:))
 
     /// The id of `userId`'s membership of `communityId`: `communityId:userId`.
     public static func makeID(communityId: String, userId: String) -> String { "\(communityId):\(userId)" }

@@ -3,7 +3,7 @@ import LiveRepository
 /// A follow relationship: `followerId` follows `followeeId`.
 ///
 /// The id is deterministic, ``makeID(followerId:followeeId:)``. Unfollowing deletes the record.
-public struct Follow: CacheRecord, Hashable {
+public struct Follow: SchemaRecord, Hashable {
     /// `followerId->followeeId`; see ``makeID(followerId:followeeId:)``.
     public var id: String
     /// The user who follows.
@@ -34,40 +34,17 @@ public struct Follow: CacheRecord, Hashable {
         self.syncState = syncState
     }
 
-    /// The `follows` table.
-    public static let table = RecordTable(
-        name: "follows",
-        columns: [
-            .text("id"),
-            .text("followerId"),
-            .text("followeeId"),
-            .text("status"),
-            .real("createdAt"),
-            .text("syncState"),
-        ],
-        indexes: [["followerId", "createdAt"], ["followeeId", "createdAt"]])
-
-    /// Reads a row of ``table``.
-    public init(row: SQLiteRow) throws {
-        id = row.string(0)
-        followerId = row.string(1)
-        followeeId = row.string(2)
-        status = try row.decode(3)
-        createdAt = row.double(4)
-        syncState = try row.decode(5)
-    }
-
-    /// The values of ``table``'s columns, in order.
-    public var columnValues: [SQLiteValue] {
-        [
-            .text(id),
-            .text(followerId),
-            .text(followeeId),
-            .text(status.rawValue),
-            .real(createdAt),
-            .text(syncState.rawValue),
-        ]
-    }
+    /// The `follows` table: each column and the property it stores, in the order of the
+    /// initializer that reads them back.
+    public static let schema = RecordSchema(
+        "follows", indexes: [["followerId", "createdAt"], ["followeeId", "createdAt"]],
+        SchemaColumn("id", \Follow.id),
+        SchemaColumn("followerId", \Follow.followerId),
+        SchemaColumn("followeeId", \Follow.followeeId),
+        SchemaColumn("status", \Follow.status),
+        SchemaColumn("createdAt", \Follow.createdAt),
+        SchemaColumn("syncState", \Follow.syncState),
+        make: Follow.init(id:followerId:followeeId:status:createdAt:syncState:))
 
     /// The id of the follow of `followeeId` by `followerId`: `followerId->followeeId`.
     public static func makeID(followerId: String, followeeId: String) -> String {

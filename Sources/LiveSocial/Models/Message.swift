@@ -16,7 +16,7 @@ import LiveRepository
 /// Replies in a thread have a `parentId`; `editedAt` is set once the text has been edited.
 /// ``metaArrays`` carry the sender's structured extras and ``reactions`` the server's summary of
 /// who reacted how.
-public struct Message: CacheRecord, Hashable {
+public struct Message: SchemaRecord, Hashable {
     /// The server's id, or the client request id while the server has not stored the message.
     public var id: String
     /// The sending client's unique id for the send request; links a pending message to the server's copy.
@@ -84,67 +84,26 @@ public struct Message: CacheRecord, Hashable {
         self.reactions = reactions
     }
 
-    /// The `messages` table.
-    public static let table = RecordTable(
-        name: "messages",
-        columns: [
-            .text("id"),
-            .text("clientRequestId"),
-            .text("channelId"),
-            .text("userId"),
-            .text("type"),
-            .text("text"),
-            .text("parentId", nullable: true),
-            .integer("reactionCount"),
-            .real("createdAt"),
-            .real("updatedAt"),
-            .real("editedAt", nullable: true),
-            .integer("isDeleted"),
-            .text("syncState"),
-            .text("metaArrays"),
-            .text("reactions"),
-        ],
-        indexes: [["channelId", "createdAt"], ["clientRequestId"], ["channelId", "userId", "createdAt"]])
-
-    /// Reads a row of ``table``.
-    public init(row: SQLiteRow) throws {
-        id = row.string(0)
-        clientRequestId = row.string(1)
-        channelId = row.string(2)
-        userId = row.string(3)
-        type = try row.decode(4)
-        text = row.string(5)
-        parentId = row.optionalString(6)
-        reactionCount = row.int(7)
-        createdAt = row.double(8)
-        updatedAt = row.double(9)
-        editedAt = row.optionalDouble(10)
-        isDeleted = row.bool(11)
-        syncState = try row.decode(12)
-        metaArrays = try row.decodeJSON(13, empty: [:])
-        reactions = try row.decodeJSON(14, empty: [])
-    }
-
-    /// The values of ``table``'s columns, in order.
-    public var columnValues: [SQLiteValue] {
-        [
-            .text(id),
-            .text(clientRequestId),
-            .text(channelId),
-            .text(userId),
-            .text(type.rawValue),
-            .text(text),
-            .optional(parentId),
-            .int(reactionCount),
-            .real(createdAt),
-            .real(updatedAt),
-            .optional(editedAt),
-            .bool(isDeleted),
-            .text(syncState.rawValue),
-            .json(metaArrays, empty: "{}"),
-            .json(reactions, empty: "[]"),
-        ]
-    }
+    /// The `messages` table: each column and the property it stores, in the order of the
+    /// initializer that reads them back.
+    public static let schema = RecordSchema(
+        "messages", indexes: [["channelId", "createdAt"], ["clientRequestId"], ["channelId", "userId", "createdAt"]],
+        SchemaColumn("id", \Message.id),
+        SchemaColumn("clientRequestId", \Message.clientRequestId),
+        SchemaColumn("channelId", \Message.channelId),
+        SchemaColumn("userId", \Message.userId),
+        SchemaColumn("type", \Message.type),
+        SchemaColumn("text", \Message.text),
+        SchemaColumn("parentId", \Message.parentId),
+        SchemaColumn("reactionCount", \Message.reactionCount),
+        SchemaColumn("createdAt", \Message.createdAt),
+        SchemaColumn("updatedAt", \Message.updatedAt),
+        SchemaColumn("editedAt", \Message.editedAt),
+        SchemaColumn("isDeleted", \Message.isDeleted),
+        SchemaColumn("syncState", \Message.syncState),
+        SchemaColumn(json: "metaArrays", \Message.metaArrays, empty: [:]),
+        SchemaColumn(json: "reactions", \Message.reactions, empty: []),
+        make: Message.init(id:clientRequestId:channelId:userId:type:text:parentId:reactionCount:createdAt:updatedAt:editedAt:isDeleted:syncState:metaArrays:reactions:))
 
     /// Whether this is a local message the server has not stored yet (its id is still the client request id).
     public var isPending: Bool { id == clientRequestId }

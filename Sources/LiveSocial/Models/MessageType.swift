@@ -1,7 +1,9 @@
+import LiveRepository
+
 /// The kind of a chat message.
 ///
 /// Stored as its raw text, so the cache and the server can filter on it.
-public enum MessageType: String, Sendable, Hashable, CaseIterable {
+public enum MessageType: String, Sendable, Hashable, CaseIterable, ColumnValue {
     /// Plain text.
     case text
     /// An image; the text holds its caption.

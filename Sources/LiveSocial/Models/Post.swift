@@ -4,7 +4,7 @@ import LiveRepository
 ///
 /// `commentCount` counts the post's comments that are not deleted, replies included;
 /// `reactionCount` counts its reactions. The server updates both.
-public struct Post: CacheRecord, Hashable {
+public struct Post: SchemaRecord, Hashable {
     /// The server's id of the post.
     public var id: String
     /// The id of the user who wrote it.
@@ -55,53 +55,21 @@ public struct Post: CacheRecord, Hashable {
         self.syncState = syncState
     }
 
-    /// The `posts` table.
-    public static let table = RecordTable(
-        name: "posts",
-        columns: [
-            .text("id"),
-            .text("authorId"),
-            .text("targetType"),
-            .text("targetId"),
-            .text("text"),
-            .integer("commentCount"),
-            .integer("reactionCount"),
-            .real("createdAt"),
-            .real("updatedAt"),
-            .integer("isDeleted"),
-            .text("syncState"),
-        ],
-        indexes: [["targetType", "targetId", "createdAt"], ["authorId", "createdAt"]])
+    /// The `posts` table: each column and the property it stores, in the order of the
+    /// initializer that reads them back.
+    public static let schema = RecordSchema(
+        "posts", indexes: [["targetType", "targetId", "createdAt"], ["authorId", "createdAt"]],
+        SchemaColumn("id", \Post.id),
+        SchemaColumn("authorId", \Post.authorId),
+        SchemaColumn("targetType", \Post.targetType),
+        SchemaColumn("targetId", \Post.targetId),
+        SchemaColumn("text", \Post.text),
+        SchemaColumn("commentCount", \Post.commentCount),
+        SchemaColumn("reactionCount", \Post.reactionCount),
+        SchemaColumn("createdAt", \Post.createdAt),
+        SchemaColumn("updatedAt", \Post.updatedAt),
+        SchemaColumn("isDeleted", \Post.isDeleted),
+        SchemaColumn("syncState", \Post.syncState),
+        make: Post.init(id:authorId:targetType:targetId:text:commentCount:reactionCount:createdAt:updatedAt:isDeleted:syncState:))
 
-    /// Reads a row of ``table``.
-    public init(row: SQLiteRow) throws {
-        id = row.string(0)
-        authorId = row.string(1)
-        targetType = try row.decode(2)
-        targetId = row.string(3)
-        text = row.string(4)
-        commentCount = row.int(5)
-        reactionCount = row.int(6)
-        createdAt = row.double(7)
-        updatedAt = row.double(8)
-        isDeleted = row.bool(9)
-        syncState = try row.decode(10)
-    }
-
-    /// The values of ``table``'s columns, in order.
-    public var columnValues: [SQLiteValue] {
-        [
-            .text(id),
-            .text(authorId),
-            .text(targetType.rawValue),
-            .text(targetId),
-            .text(text),
-            .int(commentCount),
-            .int(reactionCount),
-            .real(createdAt),
-            .real(updatedAt),
-            .bool(isDeleted),
-            .text(syncState.rawValue),
-        ]
-    }
 }

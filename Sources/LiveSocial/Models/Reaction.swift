@@ -4,7 +4,7 @@ import LiveRepository
 ///
 /// A user reacts at most once with each name to a target, so the id is deterministic:
 /// ``makeID(targetType:targetId:userId:name:)``. Removing a reaction deletes the record.
-public struct Reaction: CacheRecord, Hashable {
+public struct Reaction: SchemaRecord, Hashable {
     /// `targetType:targetId:userId:name`; see ``makeID(targetType:targetId:userId:name:)``.
     public var id: String
     /// What kind of thing the reaction is on.
@@ -39,43 +39,18 @@ public struct Reaction: CacheRecord, Hashable {
         self.syncState = syncState
     }
 
-    /// The `reactions` table.
-    public static let table = RecordTable(
-        name: "reactions",
-        columns: [
-            .text("id"),
-            .text("targetType"),
-            .text("targetId"),
-            .text("userId"),
-            .text("name"),
-            .real("createdAt"),
-            .text("syncState"),
-        ],
-        indexes: [["targetType", "targetId", "createdAt"], ["targetType", "targetId", "name", "createdAt"]])
-
-    /// Reads a row of ``table``.
-    public init(row: SQLiteRow) throws {
-        id = row.string(0)
-        targetType = try row.decode(1)
-        targetId = row.string(2)
-        userId = row.string(3)
-        name = row.string(4)
-        createdAt = row.double(5)
-        syncState = try row.decode(6)
-    }
-
-    /// The values of ``table``'s columns, in order.
-    public var columnValues: [SQLiteValue] {
-        [
-            .text(id),
-            .text(targetType.rawValue),
-            .text(targetId),
-            .text(userId),
-            .text(name),
-            .real(createdAt),
-            .text(syncState.rawValue),
-        ]
-    }
+    /// The `reactions` table: each column and the property it stores, in the order of the
+    /// initializer that reads them back.
+    public static let schema = RecordSchema(
+        "reactions", indexes: [["targetType", "targetId", "createdAt"], ["targetType", "targetId", "name", "createdAt"]],
+        SchemaColumn("id", \Reaction.id),
+        SchemaColumn("targetType", \Reaction.targetType),
+        SchemaColumn("targetId", \Reaction.targetId),
+        SchemaColumn("userId", \Reaction.userId),
+        SchemaColumn("name", \Reaction.name),
+        SchemaColumn("createdAt", \Reaction.createdAt),
+        SchemaColumn("syncState", \Reaction.syncState),
+        make: Reaction.init(id:targetType:targetId:userId:name:createdAt:syncState:))
 
     /// The id of the reaction `userId` gives with `name` to a target: `targetType:targetId:userId:name`.
     public static func makeID(targetType: ReactionTargetType, targetId: String, userId: String, name: String) -> String {

@@ -3,7 +3,7 @@ import LiveRepository
 /// A person using the app: a profile and follow counts.
 ///
 /// The server keeps `followerCount` and `followingCount` up to date as follows come and go.
-public struct User: CacheRecord, Hashable {
+public struct User: SchemaRecord, Hashable {
     /// The server's id of the user.
     public var id: String
     /// The name shown in the app.
@@ -46,47 +46,19 @@ public struct User: CacheRecord, Hashable {
         self.isDeleted = isDeleted
     }
 
-    /// The `users` table.
-    public static let table = RecordTable(
-        name: "users",
-        columns: [
-            .text("id"),
-            .text("displayName"),
-            .text("about"),
-            .text("avatarURL", nullable: true),
-            .integer("followerCount"),
-            .integer("followingCount"),
-            .real("createdAt"),
-            .real("updatedAt"),
-            .integer("isDeleted"),
-        ],
-        indexes: [["displayName"]])
+    /// The `users` table: each column and the property it stores, in the order of the
+    /// initializer that reads them back.
+    public static let schema = RecordSchema(
+        "users", indexes: [["displayName"]],
+        SchemaColumn("id", \User.id),
+        SchemaColumn("displayName", \User.displayName),
+        SchemaColumn("about", \User.about),
+        SchemaColumn("avatarURL", \User.avatarURL),
+        SchemaColumn("followerCount", \User.followerCount),
+        SchemaColumn("followingCount", \User.followingCount),
+        SchemaColumn("createdAt", \User.createdAt),
+        SchemaColumn("updatedAt", \User.updatedAt),
+        SchemaColumn("isDeleted", \User.isDeleted),
+        make: User.init(id:displayName:about:avatarURL:followerCount:followingCount:createdAt:updatedAt:isDeleted:))
 
-    /// Reads a row of ``table``.
-    public init(row: SQLiteRow) throws {
-        id = row.string(0)
-        displayName = row.string(1)
-        about = row.string(2)
-        avatarURL = row.optionalString(3)
-        followerCount = row.int(4)
-        followingCount = row.int(5)
-        createdAt = row.double(6)
-        updatedAt = row.double(7)
-        isDeleted = row.bool(8)
-    }
-
-    /// The values of ``table``'s columns, in order.
-    public var columnValues: [SQLiteValue] {
-        [
-            .text(id),
-            .text(displayName),
-            .text(about),
-            .optional(avatarURL),
-            .int(followerCount),
-            .int(followingCount),
-            .real(createdAt),
-            .real(updatedAt),
-            .bool(isDeleted),
-        ]
-    }
 }
