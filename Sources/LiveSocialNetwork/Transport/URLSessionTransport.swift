@@ -11,6 +11,8 @@ import Foundation
 /// (``SocketStreamConnection``): FoundationNetworking spins while a stream is quiet.
 final class URLSessionTransport: HTTPTransport {
     private let requests: URLSession
+    /// Requests with a body on Linux, each on a connection of its own (see ``send(_:)``).
+    private let bodies: URLSession
     private let streams: URLSession
     private let delegate: StreamDelegate
 
@@ -19,17 +21,33 @@ final class URLSessionTransport: HTTPTransport {
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         configuration.httpCookieStorage = nil
         requests = URLSession(configuration: configuration)
+        bodies = URLSession(configuration: configuration)
         delegate = StreamDelegate()
         streams = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
     }
 
     deinit {
         requests.invalidateAndCancel()
+        bodies.invalidateAndCancel()
         streams.invalidateAndCancel()
     }
 
     func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        let (data, response) = try await requests.data(for: Self.urlRequest(request))
+        var urlRequest = Self.urlRequest(request)
+        var session = requests
+        #if canImport(FoundationNetworking)
+            // When a reused connection closes before any answer, FoundationNetworking's libcurl
+            // sends the request again on a new connection, but without its body: the server
+            // waits for a body that never comes, and the request hangs for a minute before it
+            // fails (found with the server tests' fault proxy). A request with a body (a
+            // mutation, say) therefore never reuses a connection: a lost answer fails at once,
+            // and ``Requester`` sends it again, body and idempotency key included.
+            if request.body != nil {
+                urlRequest.setValue("close", forHTTPHeaderField: "Connection")
+                session = bodies
+            }
+        #endif
+        let (data, response) = try await session.data(for: urlRequest)
         guard let http = response as? HTTPURLResponse else { throw URLError(.badServerResponse) }
         return HTTPResponse(status: http.statusCode, headers: Self.headers(of: http), body: data)
     }
