@@ -71,20 +71,29 @@ final class FaultProxy: Sendable {
         state.withLock { $0.rule = rule }
     }
 
-    /// Cuts every open connection now (FIN to both sides); new ones are still accepted.
-    func cutAll() {
+    /// Resets every open connection now (RST to both sides); new ones are still accepted.
+    ///
+    /// A reset, not a cut: a FIN in the middle of an answer's head makes FoundationNetworking
+    /// (Swift 6.3.1, Linux) stop the client process ("Transfer completed, but there's no
+    /// response", swift-corelibs-foundation issue 5285), and an answer may be dripping.
+    func resetAll() {
         let open = state.withLock { Array($0.connections.values) }
-        for connection in open { connection.end(.cut) }
+        for connection in open { connection.end(.reset) }
     }
 
-    /// Stops listening and cuts every open connection.
+    /// The open connections, with what is left of their scripts: for a failure's report.
+    var openConnections: [String] {
+        state.withLock { Array($0.connections.values) }.sorted { $0.number < $1.number }.map(\.description)
+    }
+
+    /// Stops listening and resets every open connection (see ``resetAll()``).
     func stop() {
         let open = state.withLock { state -> [ProxiedConnection] in
             state.stopped = true
             return Array(state.connections.values)
         }
         shutdown(listener, Int32(SHUT_RDWR_VALUE))
-        for connection in open { connection.end(.cut) }
+        for connection in open { connection.end(.reset) }
         requestLineSink.finish()
     }
 

@@ -11,7 +11,7 @@ import Synchronization
 ///
 /// Its sockets are closed once, by the last pump to finish, so that no thread reads a closed
 /// (and maybe reused) descriptor. An ending wakes a blocked pump with `shutdown`.
-final class ProxiedConnection: Sendable {
+final class ProxiedConnection: Sendable, CustomStringConvertible {
     enum Direction: Sendable, CustomStringConvertible {
         case toServer
         case toClient
@@ -42,6 +42,14 @@ final class ProxiedConnection: Sendable {
         self.client = client
         self.server = server
         self.removed = removed
+    }
+
+    /// The connection's number and what is left of its scripts.
+    var description: String {
+        state.withLock { state in
+            "connection \(number): \(FaultScript(toServer: state.toServer, toClient: state.toClient))"
+                + (state.ending.map { ", ending \($0)" } ?? "") + ", pumps done \(state.pumpsDone)"
+        }
     }
 
     /// Replaces what is left of both directions' scripts.
