@@ -90,37 +90,39 @@ struct RandomFaultTests {
                     + "ada \(ada.api.currentConnectionState), alan \(alan.api.currentConnectionState)"
             }
             try await eventually("both users reconnect", explain: explain) { ada.client.isConnected && alan.client.isConnected }
-            // Known open problem (issue 20): under some seeds a send never completes, with no
-            // request left open at the proxy, and holds the outbox (and every message behind it)
-            // pending while both clients are connected; `resendPendingMessages()` does not move
-            // it. Reported as a known issue with what was stuck; everything else is checked.
-            var stuck: [String] = []
+            // Known open problem (issue 20), on Linux: after some faults FoundationNetworking sends
+            // a mutation again on a new connection with its head but without its body, and the
+            // server waits for the body; the request's 3 s timeout is not applied
+            // (FoundationNetworking keeps to its session's 60 s `timeoutIntervalForRequest`), so
+            // the send, and the outbox behind it, wait about a minute before the retry. Reported
+            // as a known issue with the proxy's open connections; then everything is checked.
+            let allSent: () async throws -> Bool = {
+                let adaUnsent = try await ada.unsentTexts()
+                let alanUnsent = try await alan.unsentTexts()
+                return adaUnsent.isEmpty && alanUnsent.isEmpty
+            }
             do {
-                try await eventually("every pending message is sent", within: .seconds(20), recordingIssue: false) {
-                    let adaUnsent = try await ada.unsentTexts()
-                    let alanUnsent = try await alan.unsentTexts()
-                    return adaUnsent.isEmpty && alanUnsent.isEmpty
-                }
+                try await eventually("every pending message is sent", within: .seconds(20), recordingIssue: false, allSent)
             } catch {
-                stuck = try await ada.unsentTexts() + alan.unsentTexts()
+                let stuck = try await ada.unsentTexts() + alan.unsentTexts()
                 let open = proxy.openConnections
-                withKnownIssue("seed \(seed): a send that never completes holds the outbox", isIntermittent: true) {
+                withKnownIssue("seed \(seed): a send held by a request without its body", isIntermittent: true) {
                     Issue.record("still pending after 20 s, connected: \(stuck); open at the proxy: \(open)")
                 }
-                outcome.counts["seeds with a stuck outbox", default: 0] += 1
+                outcome.counts["seeds with a send held over 20 s", default: 0] += 1
+                try await eventually("every pending message is sent", within: .seconds(90), explain: explain, allSent)
             }
             let stored = try await ServerMessages(in: channel, api: ada.api)
-            // A message still pending may or may not be stored, never twice.
-            let wrong = texts.filter { stuck.contains($0) ? stored.byText[$0, default: 0] > 1 : stored.byText[$0] != 1 }
+            let wrong = texts.filter { stored.byText[$0] != 1 }
                 .map { "\"\($0)\" stored \(stored.byText[$0] ?? 0) times" }
             if !wrong.isEmpty { outcome.failure = wrong.joined(separator: "; ") }
             for chatter in [ada, alan] where outcome.failure == nil {
                 try await eventually("\(chatter.userId) shows every message once", explain: {
                     let shown = (try? await chatter.storedTexts(in: channel)) ?? [:]
-                    return "\(chatter.userId) misses \(texts.filter { !stuck.contains($0) && shown[$0] != 1 })"
+                    return "\(chatter.userId) misses \(texts.filter { shown[$0] != 1 })"
                 }) {
                     let shown = try await chatter.storedTexts(in: channel)
-                    return texts.allSatisfy { stuck.contains($0) ? shown[$0, default: 0] <= 1 : shown[$0] == 1 }
+                    return texts.allSatisfy { shown[$0] == 1 }
                 }
             }
         } catch {

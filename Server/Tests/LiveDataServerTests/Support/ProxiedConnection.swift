@@ -35,6 +35,11 @@ final class ProxiedConnection: Sendable, CustomStringConvertible {
         var toClient: [FaultStep] = []
         var ending: Ending?
         var pumpsDone = 0
+        /// The request line of the newest request on the connection.
+        var lastRequest = ""
+        /// The bytes that went through each way.
+        var bytesToServer = 0
+        var bytesToClient = 0
     }
 
     init(number: Int, client: Int32, server: Int32, removed: @escaping @Sendable (Int) -> Void) {
@@ -47,7 +52,8 @@ final class ProxiedConnection: Sendable, CustomStringConvertible {
     /// The connection's number and what is left of its scripts.
     var description: String {
         state.withLock { state in
-            "connection \(number): \(FaultScript(toServer: state.toServer, toClient: state.toClient))"
+            "connection \(number) (\(state.lastRequest), \(state.bytesToServer) B in, \(state.bytesToClient) B out): "
+                + "\(FaultScript(toServer: state.toServer, toClient: state.toClient))"
                 + (state.ending.map { ", ending \($0)" } ?? "") + ", pumps done \(state.pumpsDone)"
         }
     }
@@ -105,8 +111,9 @@ final class ProxiedConnection: Sendable, CustomStringConvertible {
                 return
             }
             var chunk = Array(buffer[0..<count])
-            if direction == .toServer, let line = Self.requestLine(chunk), let script = request(line) {
-                install(script)
+            if direction == .toServer, let line = Self.requestLine(chunk) {
+                state.withLock { $0.lastRequest = line }
+                if let script = request(line) { install(script) }
             }
             while !chunk.isEmpty {
                 guard let step = first(direction) else {
@@ -174,6 +181,9 @@ final class ProxiedConnection: Sendable, CustomStringConvertible {
 
     /// Writes all of `bytes`; false when the destination is gone (the connection then ends).
     private func write(_ bytes: [UInt8], to destination: Int32) -> Bool {
+        state.withLock { state in
+            if destination == server { state.bytesToServer += bytes.count } else { state.bytesToClient += bytes.count }
+        }
         var offset = 0
         while offset < bytes.count {
             let written = bytes.withUnsafeBytes { send(destination, $0.baseAddress! + offset, bytes.count - offset, SEND_FLAGS) }
