@@ -16,14 +16,23 @@ final class URLSessionTransport: HTTPTransport {
     private let streams: URLSession
     private let delegate: StreamDelegate
 
-    init() {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        configuration.httpCookieStorage = nil
-        requests = URLSession(configuration: configuration)
-        bodies = URLSession(configuration: configuration)
+    /// - Parameter requestTimeout: how long a request may wait without progress, in seconds.
+    ///   Each request carries its own timeout too, but FoundationNetworking on Linux applies only
+    ///   the session's `timeoutIntervalForRequest` (60 s by default): a request stuck without an
+    ///   answer waited a minute (found with the server tests' fault proxy).
+    init(requestTimeout: Double = 60) {
+        func configuration(timeout: Double?) -> URLSessionConfiguration {
+            let configuration = URLSessionConfiguration.ephemeral
+            configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+            configuration.httpCookieStorage = nil
+            if let timeout { configuration.timeoutIntervalForRequest = timeout }
+            return configuration
+        }
+        requests = URLSession(configuration: configuration(timeout: requestTimeout))
+        bodies = URLSession(configuration: configuration(timeout: requestTimeout))
         delegate = StreamDelegate()
-        streams = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
+        // The event stream keeps the default: it is quiet for a heartbeat interval at a time.
+        streams = URLSession(configuration: configuration(timeout: nil), delegate: delegate, delegateQueue: nil)
     }
 
     deinit {
