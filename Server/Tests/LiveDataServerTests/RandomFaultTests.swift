@@ -90,12 +90,12 @@ struct RandomFaultTests {
                     + "ada \(ada.api.currentConnectionState), alan \(alan.api.currentConnectionState)"
             }
             try await eventually("both users reconnect", explain: explain) { ada.client.isConnected && alan.client.isConnected }
-            // Known open problem (issue 20), on Linux: after some faults FoundationNetworking sends
-            // a mutation again on a new connection with its head but without its body, and the
-            // server waits for the body; the request's 3 s timeout is not applied
-            // (FoundationNetworking keeps to its session's 60 s `timeoutIntervalForRequest`), so
-            // the send, and the outbox behind it, wait about a minute before the retry. Reported
-            // as a known issue with the proxy's open connections; then everything is checked.
+            // On Linux, after some faults FoundationNetworking sends a mutation again on a new
+            // connection with its head and without its body, and the server waits for the body.
+            // The transport's request timeout (3 s here) ends such a request since
+            // URLSessionTransport sets it on its sessions; before, the send and the outbox behind
+            // it waited FoundationNetworking's 60 s. A send held longer than 20 s is reported as a
+            // known issue with the proxy's open connections; then everything is checked.
             let allSent: () async throws -> Bool = {
                 let adaUnsent = try await ada.unsentTexts()
                 let alanUnsent = try await alan.unsentTexts()
