@@ -65,6 +65,8 @@ import Testing
 
     @Test func onlyALostConnectionMayHaveLostAnAnswer() {
         #expect(ResponseMapping.mayHaveLostAnAnswer(URLError(.networkConnectionLost)))
+        // FoundationNetworking's "Empty reply from server": closed after the request, before an answer.
+        #expect(ResponseMapping.mayHaveLostAnAnswer(URLError(.badServerResponse)))
         #expect(!ResponseMapping.mayHaveLostAnAnswer(URLError(.cannotConnectToHost)))
         #expect(!ResponseMapping.mayHaveLostAnAnswer(URLError(.timedOut)))
     }

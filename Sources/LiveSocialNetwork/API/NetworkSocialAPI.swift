@@ -51,12 +51,12 @@ public final class NetworkSocialAPI: Sendable {
     @MainActor public static func signIn(
         server: URL, userId: String, password: String, configuration: NetworkConfiguration = NetworkConfiguration()
     ) async throws -> NetworkSocialAPI {
-        try await signIn(server: server, userId: userId, password: password, configuration: configuration, transport: URLSessionTransport())
+        try await signIn(server: server, userId: userId, password: password, configuration: configuration, transport: URLSessionTransport(requestTimeout: configuration.requestTimeout))
     }
 
     /// Resumes a session signed in earlier (its token kept by the app) and opens the event stream.
     @MainActor public convenience init(server: URL, session: SessionBody, configuration: NetworkConfiguration = NetworkConfiguration()) {
-        self.init(server: server, session: session, configuration: configuration, transport: URLSessionTransport())
+        self.init(server: server, session: session, configuration: configuration, transport: URLSessionTransport(requestTimeout: configuration.requestTimeout))
     }
 
     @MainActor static func signIn(

@@ -34,10 +34,12 @@ enum ResponseMapping {
     }
 
     /// Whether a failure may have lost an answer to a request that reached the server, so sending
-    /// it again (with the same idempotency key) is the way to learn the outcome.
+    /// it again (with the same idempotency key) is the way to learn the outcome: a connection
+    /// lost (reset) or closed before a whole answer came (`badServerResponse`, which is how
+    /// FoundationNetworking reports "Empty reply from server").
     static func mayHaveLostAnAnswer(_ error: any Error) -> Bool {
         guard let urlError = error as? URLError else { return false }
-        return urlError.code == .networkConnectionLost
+        return urlError.code == .networkConnectionLost || urlError.code == .badServerResponse
     }
 
     /// Decodes a successful answer's body; a body that does not have the contract's shape is a

@@ -12,25 +12,52 @@ import LiveData
 /// (``SocketStreamConnection``): FoundationNetworking spins while a stream is quiet.
 final class URLSessionTransport: HTTPTransport {
     private let requests: URLSession
+    /// Requests with a body on Linux, each on a connection of its own (see ``send(_:)``).
+    private let bodies: URLSession
     private let streams: URLSession
     private let delegate: StreamDelegate
 
-    init() {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        configuration.httpCookieStorage = nil
-        requests = URLSession(configuration: configuration)
+    /// - Parameter requestTimeout: how long a request may wait without progress, in seconds.
+    ///   Each request carries its own timeout too, but FoundationNetworking on Linux applies only
+    ///   the session's `timeoutIntervalForRequest` (60 s by default): a request stuck without an
+    ///   answer waited a minute (found with the server tests' fault proxy).
+    init(requestTimeout: Double = 60) {
+        func configuration(timeout: Double?) -> URLSessionConfiguration {
+            let configuration = URLSessionConfiguration.ephemeral
+            configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+            configuration.httpCookieStorage = nil
+            if let timeout { configuration.timeoutIntervalForRequest = timeout }
+            return configuration
+        }
+        requests = URLSession(configuration: configuration(timeout: requestTimeout))
+        bodies = URLSession(configuration: configuration(timeout: requestTimeout))
         delegate = StreamDelegate()
-        streams = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
+        // The event stream keeps the default: it is quiet for a heartbeat interval at a time.
+        streams = URLSession(configuration: configuration(timeout: nil), delegate: delegate, delegateQueue: nil)
     }
 
     deinit {
         requests.invalidateAndCancel()
+        bodies.invalidateAndCancel()
         streams.invalidateAndCancel()
     }
 
     func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        let (data, response) = try await requests.data(for: Self.urlRequest(request))
+        var urlRequest = Self.urlRequest(request)
+        var session = requests
+        #if canImport(FoundationNetworking)
+            // When a reused connection closes before any answer, FoundationNetworking's libcurl
+            // sends the request again on a new connection, but without its body: the server
+            // waits for a body that never comes, and the request hangs for a minute before it
+            // fails (found with the server tests' fault proxy). A request with a body (a
+            // mutation, say) therefore never reuses a connection: a lost answer fails at once,
+            // and ``Requester`` sends it again, body and idempotency key included.
+            if request.body != nil {
+                urlRequest.setValue("close", forHTTPHeaderField: "Connection")
+                session = bodies
+            }
+        #endif
+        let (data, response) = try await session.data(for: urlRequest)
         guard let http = response as? HTTPURLResponse else { throw URLError(.badServerResponse) }
         return HTTPResponse(status: http.statusCode, headers: Self.headers(of: http), body: data)
     }

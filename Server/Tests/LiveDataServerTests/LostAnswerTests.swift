@@ -1,0 +1,106 @@
+import Foundation
+import LiveSocial
+import LiveSocialNetwork
+import Synchronization
+import Testing
+
+/// A connection cut after a mutation's request reached the server and before its answer came
+/// back, through a ``FaultProxy``: the client sends the request again with the same
+/// `Idempotency-Key`, and the server stores the change once.
+@Suite("A lost answer")
+struct LostAnswerTests {
+    /// How the answer of the first mutation is lost: a FIN, an RST, or a cut after its first bytes.
+    static let losses: [[FaultStep]] = [[.cut], [.reset], [.pass(bytes: 12), .cut], [.delay(milliseconds: 50), .pass(bytes: 40), .reset]]
+
+    @Test(arguments: losses)
+    @MainActor func aSendWhoseAnswerIsLostIsStoredOnce(_ loss: [FaultStep]) async throws {
+        try await withServerOnMain { server in
+            let proxy = try FaultProxy(upstreamPort: server.port)
+            defer { proxy.stop() }
+            let mutations = Mutex(0)
+            proxy.setRule { trigger in
+                guard case .request(let line, _) = trigger, line.hasPrefix("POST /v1/mutations") else { return nil }
+                let first = mutations.withLock { count -> Bool in
+                    count += 1
+                    return count == 1
+                }
+                return first ? FaultScript(toClient: loss) : nil
+            }
+            let grace = try await NetworkSocialAPI.signIn(
+                server: proxy.url, userId: "grace", password: server.passwords["grace"] ?? "",
+                configuration: NetworkChatter.configuration())
+            let send = SocialMutation.sendText("once, whatever the wire", channelId: "general", clientRequestId: "lost-answer-1")
+            let stored = try #require(try await grace.perform(send).first(Message.self))
+            #expect(stored.clientRequestId == "lost-answer-1")
+            #expect(mutations.withLock { $0 } == 2, "the first answer was lost and the request sent once more")
+            let messages = try await ServerMessages(in: "general", api: grace)
+            #expect(messages.byRequestId["lost-answer-1"] == 1, "stored \(messages.byRequestId["lost-answer-1"] ?? 0) times")
+            await grace.signOut()
+        }
+    }
+
+    @Test @MainActor func aPostWhoseAnswerIsLostIsStoredOnceUnderItsIdempotencyKey() async throws {
+        try await withServerOnMain { server in
+            let proxy = try FaultProxy(upstreamPort: server.port)
+            defer { proxy.stop() }
+            let mutations = Mutex(0)
+            proxy.setRule { trigger in
+                guard case .request(let line, _) = trigger, line.hasPrefix("POST /v1/mutations") else { return nil }
+                let number = mutations.withLock { count -> Int in
+                    count += 1
+                    return count
+                }
+                return number == 1 ? FaultScript(toClient: [.reset]) : nil
+            }
+            let api = try await NetworkSocialAPI.signIn(
+                server: proxy.url, userId: "alan", password: server.passwords["alan"] ?? "",
+                configuration: NetworkChatter.configuration())
+            let before = try await server.server.socialServer.ids(of: .post, includeDeleted: true).count
+            let post = try #require(
+                try await api.perform(.createPost(targetType: .user, targetId: "alan", text: "posted once")).first(Post.self))
+            #expect(post.text == "posted once")
+            #expect(mutations.withLock { $0 } == 2)
+            #expect(try await server.server.socialServer.ids(of: .post, includeDeleted: true).count == before + 1)
+            await api.signOut()
+        }
+    }
+
+    /// Without the transport's own retry, the chat's outbox sends the pending message again; the
+    /// server still keeps one copy, and the sender's cache shows that one copy, not pending.
+    @Test @MainActor func aChatMessageWhoseAnswerIsLostShowsOnceAndIsStoredOnce() async throws {
+        try await withServerOnMain { server in
+            let proxy = try FaultProxy(upstreamPort: server.port)
+            defer { proxy.stop() }
+            let mutations = Mutex(0)
+            proxy.setRule { trigger in
+                guard case .request(let line, _) = trigger, line.hasPrefix("POST /v1/mutations") else { return nil }
+                let number = mutations.withLock { count -> Int in
+                    count += 1
+                    return count
+                }
+                return number == 1 ? FaultScript(toClient: [.cut]) : nil
+            }
+            var configuration = NetworkChatter.configuration()
+            configuration.retriesAfterLostConnection = 0
+            let folder = server.folder.appendingPathComponent("clients")
+            let ada = try await NetworkChatter(
+                "ada", password: server.passwords["ada"] ?? "", server: proxy.url, folder: folder, configuration: configuration)
+            try await eventually("ada is connected") { ada.client.isConnected }
+            await #expect(throws: SocialAPIError.offline, "the first try's answer is lost: the message stays pending") {
+                try await ada.client.messages.send("lost, then once", to: "ada-alan")
+            }
+            // Sent in order after the first one: once it is stored, so is any resend of the first.
+            _ = try await ada.client.messages.send("after it", to: "ada-alan")
+            try await eventually("both messages are sent", explain: { "unsent: \((try? await ada.unsentTexts()) ?? [])" }) {
+                try await ada.unsentTexts().isEmpty
+            }
+            let shown = try await ada.storedTexts(in: "ada-alan")
+            #expect(shown["lost, then once"] == 1)
+            #expect(shown["after it"] == 1)
+            let stored = try await ServerMessages(in: "ada-alan", api: ada.api)
+            #expect(stored.byText["lost, then once"] == 1)
+            #expect(stored.byText["after it"] == 1)
+            await ada.close()
+        }
+    }
+}
