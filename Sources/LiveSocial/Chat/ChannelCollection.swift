@@ -37,7 +37,7 @@ public final class ChannelCollection {
     /// (a view's "local" state); afterwards it is fresh and kept current.
     public private(set) var hasLoadedFromServer = false
 
-    private let client: SocialClient
+    let client: SocialClient
     private let eventData = MutableLiveData<ChannelCollectionEvent>()
     private let snapshotData = MutableLiveData<[Channel]>(data: [])
     private var cursor: String?
@@ -60,6 +60,7 @@ public final class ChannelCollection {
         self.query = .channels(types: types)
         self.pageSize = pageSize
         client.addChatListener(self)
+        client.store.addCommitObserver(self)
     }
 
     // MARK: Paging
@@ -224,6 +225,7 @@ public final class ChannelCollection {
         isDisposed = true
         delegate = nil
         client.removeChatListener(self)
+        client.store.removeCommitObserver(self)
         catchUpTask?.cancel()
         catchUpTask = nil
         channels = []
@@ -231,8 +233,9 @@ public final class ChannelCollection {
     }
 }
 
-extension ChannelCollection: ChatChangeListener {
-    func clientDidCommit(_ change: ChatChange) {
+extension ChannelCollection: ChatConnectionListener {
+    /// Applies a committed change (see `storeDidCommit(_:)`), reported with its source.
+    func apply(_ change: ChatChange) {
         guard !isDisposed else { return }
         if let sequence = change.sequence, isInSync, let syncSequence { self.syncSequence = max(syncSequence, sequence) }
         var added: [Channel] = []
