@@ -129,4 +129,36 @@ struct MessageCollectionSharedCacheTests {
         #expect(pair.collection.succeededMessages.count == untouched)
         await pair.close()
     }
+
+    // Runs `LiveTestHelper` as a child process: macOS and Linux only.
+    #if os(macOS) || os(Linux)
+    @Test func aCollectionShowsAPendingMessageAnotherProcessOnTheSameFileStoredOffline() async throws {
+        let folder = try TemporaryDirectory()
+        let url = folder.file("cache.sqlite")
+        let fixture = try await ClientFixture(cache: .file(url))
+        let collection = fixture.client.createMessageCollection(channelId: "general")
+        let recorder = MessageCollectionRecorder()
+        collection.delegate = recorder
+        #expect(await collection.start().apiError == nil)
+        let helper = try HelperProcess([
+            "client-send-offline", url.path, folder.file("server.sqlite").path, "ada", "general", "from another process",
+        ])
+        #expect(await helper.exitStatus() == 0)
+        let line = try #require(helper.allLines.first { $0.hasPrefix("pending ") })
+        let requestId = String(line.dropFirst("pending ".count))
+        // The other process's commit wakes the store; looking once more keeps the test
+        // independent of when the wake-up comes.
+        await fixture.client.store.checkForExternalChanges()
+        let event = try await recorder.next { $0.messages.contains { $0.clientRequestId == requestId } }
+        #expect(event.context == MessageContext(sendingStatus: .pending, source: .cache))
+        await fixture.client.store.checkForExternalChanges()
+        try await fixture.settle()
+        #expect(collection.pendingMessages.map(\.clientRequestId) == [requestId])
+        #expect(collection.pendingMessages.first?.text == "from another process")
+        #expect(recorder.log.all == [event])
+        collection.dispose()
+        fixture.client.stopRealtime()
+        await fixture.client.store.close()
+    }
+    #endif
 }
