@@ -72,7 +72,8 @@ public final class LiveStore: @unchecked Sendable {
     static let burstCacheKiB = 32_768
 
     private struct PendingWrite {
-        let body: @Sendable (CacheTransaction) throws -> Void
+        /// Writes, and returns the write's note for the commit observers (see `enqueueWrite(noting:completion:)`).
+        let body: @Sendable (CacheTransaction) throws -> (any Sendable)?
         let completion: @Sendable ((any Error)?) -> Void
     }
 
@@ -165,6 +166,15 @@ public final class LiveStore: @unchecked Sendable {
         _ body: @escaping @Sendable (CacheTransaction) throws -> Void,
         completion: @escaping @Sendable ((any Error)?) -> Void = { _ in }
     ) {
+        enqueueWrite(noting: { try body($0); return nil }, completion: completion)
+    }
+
+    /// ``enqueueWrite(_:completion:)`` for a write that says what it wrote: the note `body`
+    /// returns reaches the observers of every commit (`addCommitObserver(_:)`) if the write commits.
+    package func enqueueWrite(
+        noting body: @escaping @Sendable (CacheTransaction) throws -> (any Sendable)?,
+        completion: @escaping @Sendable ((any Error)?) -> Void = { _ in }
+    ) {
         let schedule = lock.withLock {
             pending.append(PendingWrite(body: body, completion: completion))
             defer { drainScheduled = true }
@@ -208,10 +218,13 @@ public final class LiveStore: @unchecked Sendable {
         var outcomes: [(any Error)?] = Array(repeating: nil, count: batch.count)
         var failure: (any Error)?
         var external: StoreChange = [:]
+        var noted: [(index: Int, note: any Sendable)] = []
         do {
             try connection.transaction {
                 try collectExternalChanges(into: &external)
-                for write in batch { try transaction.run(write.body, isolated: false) }
+                for (index, write) in batch.enumerated() {
+                    try transaction.run({ if let note = try write.body($0) { noted.append((index, note)) } }, isolated: false)
+                }
                 try changeLog?.append(transaction.change, connection: connection)
             }
         } catch {
@@ -220,11 +233,12 @@ public final class LiveStore: @unchecked Sendable {
         if failure != nil, batch.count > 1, connection.isInAutocommitMode {
             failure = nil
             transaction = CacheTransaction(connection: connection)
+            noted = []
             do {
                 try connection.transaction {
                     try collectExternalChanges(into: &external)
                     for (index, write) in batch.enumerated() {
-                        do { try transaction.run(write.body, isolated: true) }
+                        do { try transaction.run({ if let note = try write.body($0) { noted.append((index, note)) } }) }
                         catch { outcomes[index] = error }
                     }
                     try changeLog?.append(transaction.change, connection: connection)
@@ -236,13 +250,14 @@ public final class LiveStore: @unchecked Sendable {
         if failure == nil { changeLog?.didCommit() }
         defer { if failure == nil, !transaction.change.isEmpty { announceCommit() } }
         var change = external.merging(failure == nil ? transaction.change : [:]) { $0.union($1) }
-        if let failure, let rebuilt = recoverIfDamaged(failure) { change = rebuilt }
+        if let failure, let rebuilt = recoverIfDamaged(failure) { (change, external) = (rebuilt, rebuilt) }
+        let notes = failure == nil ? noted.compactMap { outcomes[$0.index] == nil ? $0.note : nil } : []
         let results = outcomes.map { $0 ?? failure }
         let completions = batch.map(\.completion)
         let hub = self.hub
         DispatchQueue.main.async {
             MainActor.assumeIsolated {
-                if !change.isEmpty { hub.publish(change) }
+                if !change.isEmpty || !notes.isEmpty { hub.publish(change, external: external, notes: notes) }
                 for (completion, error) in zip(completions, results) { completion(error) }
             }
         }
@@ -266,7 +281,7 @@ public final class LiveStore: @unchecked Sendable {
     /// The live objects and collections read through it. `body` sees no commit that observers
     /// have not been told about before `completion` runs: it reads in one read transaction that
     /// first takes in what other connections committed (see ``readAnnounced(_:on:)``).
-    func read<T: Sendable>(
+    package func read<T: Sendable>(
         _ body: @escaping @Sendable (SQLiteConnection) throws -> T,
         completion: @escaping @MainActor @Sendable (Result<T, any Error>) -> Void
     ) {

@@ -5,10 +5,12 @@ protocol CacheChangeListener: AnyObject {
     func cacheDidChange(_ change: TableChange)
 }
 
-/// Routes committed changes to the live objects and collections that read the touched rows.
+/// Routes committed changes to the live objects and collections that read the touched rows, and
+/// every commit to the observers of all commits (the chat collections).
 ///
 /// Live objects are found by table and `id`, collections by table, both held weakly: a live
-/// object or collection that nobody keeps is simply skipped and swept.
+/// object or collection that nobody keeps is simply skipped and swept. Observers of all commits
+/// are held weakly too, and hear each publication after the live objects and collections.
 @MainActor
 final class ChangeHub {
     private struct Weak {
@@ -17,6 +19,10 @@ final class ChangeHub {
 
     private var objects: [String: [String: [Weak]]] = [:]
     private var collections: [String: [Weak]] = [:]
+    private struct WeakObserver {
+        weak var observer: (any StoreCommitObserver)?
+    }
+    private var commitObservers: [WeakObserver] = []
 
     nonisolated init() {}
 
@@ -34,6 +40,21 @@ final class ChangeHub {
         collections[table, default: []].append(Weak(listener: listener))
         sweepIfDue()
     }
+
+    /// Registers an observer of every commit; registering one twice does nothing.
+    func addCommitObserver(_ observer: any StoreCommitObserver) {
+        commitObservers.removeAll { $0.observer == nil }
+        guard !commitObservers.contains(where: { $0.observer === observer }) else { return }
+        commitObservers.append(WeakObserver(observer: observer))
+    }
+
+    /// Unregisters an observer of every commit.
+    func removeCommitObserver(_ observer: any StoreCommitObserver) {
+        commitObservers.removeAll { $0.observer == nil || $0.observer === observer }
+    }
+
+    /// The number of registered observers of every commit still alive, for tests.
+    var liveCommitObserverCount: Int { commitObservers.count { $0.observer != nil } }
 
     /// The number of registered listeners still alive, for tests.
     var liveListenerCount: Int {
@@ -54,9 +75,16 @@ final class ChangeHub {
         for table in collections.keys { collections[table]?.removeAll { $0.listener == nil } }
     }
 
-    /// Tells every listener concerned. Listeners are collected first and called after, so a
-    /// listener that adds or removes listeners does not disturb this round.
-    func publish(_ change: StoreChange) {
+    /// Tells every listener concerned, then every observer of all commits. Listeners are
+    /// collected first and called after, so a listener that adds or removes listeners does not
+    /// disturb this round.
+    ///
+    /// - Parameters:
+    ///   - change: every row the commit changed.
+    ///   - external: the part of `change` that other connections or a recovery made; nil when
+    ///     all of it (commits found through the change log, a rebuilt cache).
+    ///   - notes: the notes of the store's own writes that committed.
+    func publish(_ change: StoreChange, external: StoreChange? = nil, notes: [any Sendable] = []) {
         var targets: [(any CacheChangeListener, TableChange)] = []
         for (table, tableChange) in change {
             if let byID = objects[table] {
@@ -78,5 +106,8 @@ final class ChangeHub {
             }
         }
         for (listener, tableChange) in targets { listener.cacheDidChange(tableChange) }
+        guard !commitObservers.isEmpty else { return }
+        let delivery = StoreChangeDelivery(external: external ?? change, notes: notes)
+        for observer in commitObservers.compactMap(\.observer) { observer.storeDidCommit(delivery) }
     }
 }

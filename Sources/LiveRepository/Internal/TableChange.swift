@@ -1,13 +1,20 @@
 /// What one committed transaction changed in one table.
-struct TableChange: Sendable {
+package struct TableChange: Sendable {
     /// The rowids of rows inserted, updated or deleted.
-    var rowids: Set<Int64> = []
+    package var rowids: Set<Int64> = []
     /// The `id`s of those rows.
-    var ids: Set<String> = []
+    package var ids: Set<String> = []
     /// Whether the table changed in ways not tracked row by row (raw SQL, a rebuilt cache).
-    var isWholeTable = false
+    package var isWholeTable = false
     /// Whether the cache file was rebuilt empty: live data reloads from the server.
-    var isRebuilt = false
+    package var isRebuilt = false
+
+    package init(rowids: Set<Int64> = [], ids: Set<String> = [], isWholeTable: Bool = false, isRebuilt: Bool = false) {
+        self.rowids = rowids
+        self.ids = ids
+        self.isWholeTable = isWholeTable
+        self.isRebuilt = isRebuilt
+    }
 
     func union(_ other: TableChange) -> TableChange {
         var union = self
@@ -24,4 +31,4 @@ struct TableChange: Sendable {
 }
 
 /// What one committed transaction changed, by table name.
-typealias StoreChange = [String: TableChange]
+package typealias StoreChange = [String: TableChange]

@@ -37,7 +37,7 @@ public final class ChannelCollection {
     /// (a view's "local" state); afterwards it is fresh and kept current.
     public private(set) var hasLoadedFromServer = false
 
-    private let client: SocialClient
+    let client: SocialClient
     private let eventData = MutableLiveData<ChannelCollectionEvent>()
     private let snapshotData = MutableLiveData<[Channel]>(data: [])
     private var cursor: String?
@@ -48,9 +48,8 @@ public final class ChannelCollection {
     /// that left the list): newer than the cache's and the server's page, so they win over both
     /// and are never cleared from the cache as stale.
     private var arrivals: [String: Channel?] = [:]
-    private var syncSequence: Int64?
-    private var isInSync = false
-    private var isSyncing = false
+    /// Where the list stands with the server's changes: its sync point, and whether a catch-up runs.
+    private var sync = SyncPoint()
     /// The catch-up under way, canceled by ``dispose()``.
     private var catchUpTask: Task<Void, Never>?
 
@@ -60,6 +59,7 @@ public final class ChannelCollection {
         self.query = .channels(types: types)
         self.pageSize = pageSize
         client.addChatListener(self)
+        client.store.addCommitObserver(self)
     }
 
     // MARK: Paging
@@ -123,8 +123,7 @@ public final class ChannelCollection {
         hasMore = page.nextCursor != nil
         serverPlace = end
         if let sequence {
-            syncSequence = sequence
-            isInSync = client.isConnected
+            sync.serverAnswered(through: sequence, connected: client.isConnected)
             hasLoadedFromServer = true
         }
         reportJoined()
@@ -224,6 +223,7 @@ public final class ChannelCollection {
         isDisposed = true
         delegate = nil
         client.removeChatListener(self)
+        client.store.removeCommitObserver(self)
         catchUpTask?.cancel()
         catchUpTask = nil
         channels = []
@@ -231,10 +231,11 @@ public final class ChannelCollection {
     }
 }
 
-extension ChannelCollection: ChatChangeListener {
-    func clientDidCommit(_ change: ChatChange) {
+extension ChannelCollection: ChatConnectionListener {
+    /// Applies a committed change (see `storeDidCommit(_:)`), reported with its source.
+    func apply(_ change: ChatChange) {
         guard !isDisposed else { return }
-        if let sequence = change.sequence, isInSync, let syncSequence { self.syncSequence = max(syncSequence, sequence) }
+        sync.changeCommitted(sequence: change.sequence)
         var added: [Channel] = []
         var updated: [Channel] = []
         var deleted: [String] = []
@@ -264,12 +265,12 @@ extension ChannelCollection: ChatChangeListener {
     }
 
     func clientDidConnect() {
-        guard !isDisposed, !isSyncing, let since = syncSequence else { return }
+        guard !isDisposed, case .catchUp(let since) = sync.connected() else { return }
         catchUpTask = Task { [weak self] in _ = await self?.catchUp(since: since) }
     }
 
     func clientDidDisconnect() {
-        isInSync = false
+        sync.disconnected()
     }
 
     private func report(added: [Channel], updated: [Channel], deleted: [String], source: MessageEventSource) {
@@ -292,8 +293,6 @@ extension ChannelCollection: ChatChangeListener {
     /// Applies the channels' change log since the sync point, reported with the source
     /// ``MessageEventSource/changelog``.
     private func catchUp(since start: Int64) async {
-        isSyncing = true
-        defer { isSyncing = false }
         var since = start
         var change = ChatChange(source: .changelog)
         do {
@@ -304,12 +303,15 @@ extension ChannelCollection: ChatChangeListener {
                 since = log.latestSequence
                 guard log.hasMore else { break }
             }
-            if isDisposed { return }
+            if isDisposed {
+                sync.catchUpFailed()
+                return
+            }
             try await client.commit(change)
-            syncSequence = max(syncSequence ?? since, since)
-            isInSync = client.isConnected
+            sync.catchUpFinished(through: since, connected: client.isConnected)
         } catch {
             // The next reconnection tries again from the same point.
+            sync.catchUpFailed()
         }
     }
 }

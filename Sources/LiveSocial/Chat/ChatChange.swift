@@ -1,6 +1,12 @@
 import LiveRepository
 
-/// Records the client wrote to its cache in one commit, and why: what chat collections hear.
+/// Records the client wrote to its cache in one write, and why: the note the write carries
+/// through the store's change hub to every chat collection (see `SocialClient.enqueueCommit`).
+///
+/// The hub hands chat collections the notes of their own store's writes, which hold the records
+/// as written, so that a collection applies them at once without reading; commits that reach
+/// the cache any other way (another connection or process on the same file, a recovery) come
+/// as the rows they changed, which a collection reads (``MessageEventSource/cache``).
 struct ChatChange: Sendable {
     /// Records stored, in their new state.
     var upserts: [SocialRecord] = []
@@ -25,16 +31,4 @@ struct ChatChange: Sendable {
         upserts.contains { $0.kind == .message || $0.kind == .channel }
             || removals.contains { $0.kind == .message || $0.kind == .channel }
     }
-}
-
-/// A chat collection the client tells about committed changes and the connection.
-@MainActor
-protocol ChatChangeListener: AnyObject {
-    /// Called after a change of messages or channels committed, and after every applied real-time
-    /// event (whose change may touch neither), in commit order.
-    func clientDidCommit(_ change: ChatChange)
-    /// Called when the connection comes back up: the moment to catch up with the change log.
-    func clientDidConnect()
-    /// Called when the connection drops.
-    func clientDidDisconnect()
 }

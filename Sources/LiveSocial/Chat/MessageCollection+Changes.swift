@@ -1,7 +1,9 @@
 import LiveRepository
 
-extension MessageCollection: ChatChangeListener {
-    func clientDidCommit(_ change: ChatChange) {
+extension MessageCollection: ChatConnectionListener {
+    /// Applies a committed change (see `storeDidCommit(_:)`): what it does to the list reaches
+    /// the delegate and ``events``, reported with the change's source.
+    func apply(_ change: ChatChange) {
         // After a huge gap the collection is stale: it waits to be disposed.
         guard !isDisposed, isStarted, !hasHugeGap else { return }
         if let sequence = change.sequence, isInSync, let syncSequence { self.syncSequence = max(syncSequence, sequence) }

@@ -34,6 +34,7 @@ extension MessageCollection {
         }
         isStarted = true
         client.addChatListener(self)
+        client.store.addCommitObserver(self)
         run { collection in
             await collection.loadFromCache(then: cacheResultHandler)
             await collection.loadFromServer(then: apiResultHandler, reportingDifferences: false)

@@ -185,6 +185,7 @@ public final class MessageCollection {
         isDisposed = true
         delegate = nil
         client.removeChatListener(self)
+        client.store.removeCommitObserver(self)
         for task in tasks.values { task.cancel() }
         tasks = [:]
         succeeded = []

@@ -1,7 +1,8 @@
 /// Where a change a message or channel collection reports came from.
 public enum MessageEventSource: String, Sendable, Hashable, CaseIterable {
-    /// The local cache. Cached results go to the handlers of a start or a page, so delegate calls
-    /// do not carry this source; it names where such results came from.
+    /// The local cache. Cached results go to the handlers of a start or a page; delegate calls
+    /// carry this source for changes that reached the cache file another way than through this
+    /// client: another client on the same file (an app extension sharing it, another process).
     case cache
     /// The server's answer to a request: a page, or the answer to an edit or a delete.
     case api

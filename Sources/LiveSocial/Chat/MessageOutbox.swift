@@ -239,12 +239,11 @@ final class MessageOutbox {
         var copy = message
         copy.syncState = .error
         let failed = copy
-        let marked = try? await client.store.write { transaction -> Bool in
-            guard try transaction.record(Message.self, id: failed.id) != nil else { return false }
+        _ = try? await client.write { transaction -> (Void, ChatChange?) in
+            guard try transaction.record(Message.self, id: failed.id) != nil else { return ((), nil) }
             try transaction.upsert(failed)
-            return true
+            return ((), ChatChange(upserts: [.message(failed)], source: .local))
         }
-        if marked == true { client.broadcast(ChatChange(upserts: [.message(failed)], source: .local)) }
     }
 
     private func finish(_ requestId: String, with outcome: Result<Message, any Error>) {

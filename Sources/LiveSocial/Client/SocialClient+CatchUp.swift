@@ -29,9 +29,9 @@ extension SocialClient {
     /// (``lastEventSequence`` is 0: nothing was applied, so there is nothing to catch up from).
     ///
     /// Events that arrive meanwhile are held, then those newer than the log are applied after
-    /// it, so the log never overwrites a newer event. The writes are not told to chat
-    /// collections: each catches up through its own scope of the log, reported once, as
-    /// ``MessageEventSource/changelog``. A catch-up that fails (offline again, a server failure)
+    /// it, so the log never overwrites a newer event. The writes carry no note, so chat
+    /// collections do not apply them: each catches up through its own scope of the log, reported
+    /// once, as ``MessageEventSource/changelog``. A catch-up that fails (offline again, a server failure)
     /// keeps what it committed and resumes from there on the next reconnection.
     func catchUpAfterReconnection() {
         let since = catchUpState.resumePoint ?? lastEventSequence
@@ -81,7 +81,8 @@ extension SocialClient {
         return change
     }
 
-    /// Writes `change` in the store's order, without telling the chat collections.
+    /// Writes `change` in the store's order, without a note: the chat collections of this store
+    /// do not apply it (see `catchUpAfterReconnection()`).
     private func commitQuietly(_ change: ChatChange) async throws {
         let userId = self.userId
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in

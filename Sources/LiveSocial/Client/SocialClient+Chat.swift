@@ -2,47 +2,59 @@ import LiveRepository
 
 /// A chat listener held weakly.
 struct WeakChatListener {
-    weak var listener: (any ChatChangeListener)?
+    weak var listener: (any ChatConnectionListener)?
 }
 
 extension SocialClient {
-    /// Starts telling `listener` about chat changes and the connection, until it is released or removed.
-    func addChatListener(_ listener: any ChatChangeListener) {
+    /// Starts telling `listener` about the connection, until it is released or removed.
+    func addChatListener(_ listener: any ChatConnectionListener) {
         chatListeners.removeAll { $0.listener == nil }
         chatListeners.append(WeakChatListener(listener: listener))
     }
 
     /// Stops telling `listener` anything.
-    func removeChatListener(_ listener: any ChatChangeListener) {
+    func removeChatListener(_ listener: any ChatConnectionListener) {
         chatListeners.removeAll { $0.listener == nil || $0.listener === listener }
     }
 
-    /// Writes `change` to the cache in the next batch; after the commit, tells the chat listeners
-    /// (in commit order), then calls `completion` with nil or the error that rolled it back.
+    /// Writes `change` to the cache in the next batch, with `change` as the write's note: after
+    /// the commit the store's change hub hands it to every chat collection (in commit order,
+    /// before the completions of the batch's writes), then `completion` runs with nil or the
+    /// error that rolled it back.
     func enqueueCommit(_ change: ChatChange, completion: @escaping @MainActor ((any Error)?) -> Void = { _ in }) {
         let userId = self.userId
-        store.enqueueWrite({ transaction in try change.write(in: transaction, ownerId: userId) }) { [weak self] error in
-            MainActor.assumeIsolated {
-                if error == nil { self?.broadcast(change) }
-                completion(error)
-            }
+        store.enqueueWrite(noting: { transaction in
+            try change.write(in: transaction, ownerId: userId)
+            return change
+        }) { error in
+            MainActor.assumeIsolated { completion(error) }
         }
     }
 
-    /// ``enqueueCommit(_:completion:)`` for async callers: returns after the listeners were told.
+    /// ``enqueueCommit(_:completion:)`` for async callers: returns after the chat collections were told.
     func commit(_ change: ChatChange) async throws {
+        let userId = self.userId
+        try await write { transaction in
+            try change.write(in: transaction, ownerId: userId)
+            return ((), change)
+        }
+    }
+
+    /// Runs `body` in a write of the store and returns its result; the change `body` returns, if
+    /// any, is the write's note, which the chat collections hear through the change hub once the
+    /// write commits, before this method returns.
+    func write<T: Sendable>(_ body: @escaping @Sendable (CacheTransaction) throws -> (T, ChatChange?)) async throws -> T {
+        let result = WriteResult<T>()
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            enqueueCommit(change) { error in
+            store.enqueueWrite(noting: { transaction in
+                let (value, change) = try body(transaction)
+                result.value = value
+                return change
+            }) { error in
                 if let error { continuation.resume(throwing: error) } else { continuation.resume() }
             }
         }
-    }
-
-    /// Tells every chat listener about a committed change. Listeners are collected first, so one
-    /// that adds or removes listeners does not disturb this round.
-    func broadcast(_ change: ChatChange) {
-        guard change.touchesChat || change.sequence != nil else { return }
-        for listener in chatListeners.compactMap(\.listener) { listener.clientDidCommit(change) }
+        return result.value!
     }
 
     /// Tells the chat listeners and the outbox that the connection went up or down; on the first
@@ -57,4 +69,11 @@ extension SocialClient {
             for listener in listeners { listener.clientDidDisconnect() }
         }
     }
+}
+
+/// A slot that carries a write's result out of its block. `@unchecked Sendable`: written once on
+/// the store's queue, inside the write, and read after the write's completion resumed the
+/// caller; the store's queue hop to the main actor orders the two.
+private final class WriteResult<T>: @unchecked Sendable {
+    var value: T?
 }

@@ -53,17 +53,16 @@ extension SocialClient {
         }
         // This run changes the record again: its own answer decides.
         guard recordsInFlight[Self.inFlightKey(Record.self, id: id)] == nil else { return true }
-        let change = try? await store.write { [userId, server] transaction -> ChatChange? in
+        let restored = try? await write { [userId, server] transaction -> (Bool, ChatChange?) in
             try RemovalJournal.clear(table, id: id, in: transaction)
             // Back meanwhile (added again, or brought by a page or an event): nothing to undo.
             guard let server, let record = SocialRecord(server), try transaction.record(Record.self, id: id) == nil else {
-                return nil
+                return (false, nil)
             }
             try record.store(in: transaction, ownerId: userId)
-            return ChatChange(upserts: [record], source: .api)
+            return (true, ChatChange(upserts: [record], source: .api))
         }
-        if let change = change ?? nil { broadcast(change) }
-        return change != nil
+        return restored ?? false
     }
 
     /// The key of ``recordsInFlight`` for a record.
@@ -102,24 +101,23 @@ extension SocialClient {
             // this one (the store writes in order) and wins.
             guard recordsInFlight[Self.inFlightKey(Record.self, id: id)] == nil else { continue }
             let key = SocialRecordKind(of: Record.self).map { SocialRecordKey($0, id) }
-            let change = try? await store.write { [userId, server] transaction -> ChatChange? in
+            _ = try? await write { [userId, server] transaction -> (Void, ChatChange?) in
                 // Answered meanwhile (by a real-time event, say): nothing to settle.
                 guard var local = try transaction.record(Record.self, id: id), local[keyPath: syncState] == .syncing else {
-                    return nil
+                    return ((), nil)
                 }
                 if let server, let record = SocialRecord(server) {
                     try record.store(in: transaction, ownerId: userId)
-                    return ChatChange(upserts: [record], source: .api)
+                    return ((), ChatChange(upserts: [record], source: .api))
                 }
                 if isLocal {
                     local[keyPath: syncState] = .error
                     try transaction.upsert(local)
-                    return ChatChange(upserts: SocialRecord(local).map { [$0] } ?? [], source: .local)
+                    return ((), ChatChange(upserts: SocialRecord(local).map { [$0] } ?? [], source: .local))
                 }
                 try transaction.delete(Record.self, id: id)
-                return ChatChange(removals: key.map { [$0] } ?? [], source: .api)
+                return ((), ChatChange(removals: key.map { [$0] } ?? [], source: .api))
             }
-            if let change = change ?? nil { broadcast(change) }
         }
         return settled
     }

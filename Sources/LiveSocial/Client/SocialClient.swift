@@ -41,7 +41,8 @@ public final class SocialClient {
     private var realtimeTask: Task<Void, Never>?
     /// Whether real time told the connection state since it started.
     private var knowsConnectionState = false
-    /// Chat collections to tell about committed changes, held weakly.
+    /// Chat collections to tell about the connection, held weakly (they hear committed changes
+    /// through the store's change hub).
     var chatListeners: [WeakChatListener] = []
     /// The queue that sends the user's messages one at a time; made on first use.
     private(set) lazy var outbox = MessageOutbox(client: self)
@@ -227,23 +228,27 @@ public final class SocialClient {
                 if recordsInFlight[inFlight] == 0 { recordsInFlight[inFlight] = nil }
             }
         }
-        let previous = try await store.write { transaction -> Record? in
+        // The keys of removed records, for the chat collections, which hear each write's change.
+        let key = { @Sendable (id: String) -> [SocialRecordKey] in
+            SocialRecordKind(of: Record.self).map { [SocialRecordKey($0, id)] } ?? []
+        }
+        let local = ChatChange(
+            upserts: pending.flatMap { SocialRecord($0) }.map { [$0] } ?? [], removals: removingID.map(key) ?? [],
+            source: .local)
+        let previous = try await write { transaction -> (Record?, ChatChange?) in
             let previous = try changedID.flatMap { try transaction.record(Record.self, id: $0) }
             if let pending { try transaction.upsert(pending) }
             if let removingID {
                 try transaction.delete(Record.self, id: removingID)
                 try RemovalJournal.note(Record.table.name, id: removingID, in: transaction)
             }
-            return previous
+            return (previous, local)
         }
-        // The keys of removed records, for the chat collections told below.
-        let key = { (id: String) -> [SocialRecordKey] in SocialRecordKind(of: Record.self).map { [SocialRecordKey($0, id)] } ?? [] }
-        broadcast(ChatChange(
-            upserts: pending.flatMap { SocialRecord($0) }.map { [$0] } ?? [], removals: removingID.map(key) ?? [],
-            source: .local))
         do {
             let result = try await api.perform(mutation)
-            try await store.write { [userId] transaction in
+            let replaced = pending.map { pending in result.records.contains { $0.id == pending.id } ? [] : key(pending.id) } ?? []
+            let answer = ChatChange(upserts: result.records, removals: result.deleted + replaced, source: .api)
+            try await write { [userId] transaction in
                 for record in result.records { try record.store(in: transaction, ownerId: userId) }
                 for key in result.deleted { try key.remove(from: transaction) }
                 if let removingID { try RemovalJournal.clear(Record.table.name, id: removingID, in: transaction) }
@@ -251,9 +256,8 @@ public final class SocialClient {
                 if let pending, !result.records.contains(where: { $0.id == pending.id }) {
                     try transaction.delete(Record.self, id: pending.id)
                 }
+                return ((), answer)
             }
-            let replaced = pending.map { pending in result.records.contains { $0.id == pending.id } ? [] : key(pending.id) } ?? []
-            broadcast(ChatChange(upserts: result.records, removals: result.deleted + replaced, source: .api))
             return result
         } catch {
             // A local copy a real-time event already replaced by the server's stays replaced (the
@@ -264,7 +268,7 @@ public final class SocialClient {
                     pending.map { record -> Record in var copy = record; copy[keyPath: syncState] = .error; return copy }
                 }
                 let removal = pending.map { key($0.id) } ?? []
-                let restored = try? await store.write { transaction -> ChatChange in
+                _ = try? await write { transaction -> (Void, ChatChange?) in
                     var change = ChatChange(source: .local)
                     if let removingID { try RemovalJournal.clear(Record.table.name, id: removingID, in: transaction) }
                     if let failed {
@@ -277,9 +281,8 @@ public final class SocialClient {
                         try transaction.delete(Record.self, id: pending.id)
                         change.removals = removal
                     }
-                    return change
+                    return ((), change)
                 }
-                if let restored { broadcast(restored) }
             }
             throw error
         }

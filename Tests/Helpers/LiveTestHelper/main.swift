@@ -19,6 +19,8 @@ if let store = StoreCommands.command(named: command) {
     status = await server(rest)
 } else if command == "client-loop" {
     status = await ClientLoopCommand.run(rest)
+} else if command == "client-send-offline" {
+    status = await ClientSendOfflineCommand.run(rest)
 } else {
     FileHandle.standardError.write(Data("LiveTestHelper: unknown command \(command)\n".utf8))
     status = 64

@@ -1,0 +1,78 @@
+/// Where a chat collection stands with the server's sequence of changes, as a pure state
+/// machine: inputs in, the action to run out; no I/O, no clock, no tasks.
+///
+/// A collection has every change of its part of the server up to its point. While real-time
+/// events arrive without a break since the point was set (``Phase/synced(point:live:)`` with
+/// `live`), each committed event moves the point forward. When the connection drops, events may
+/// be missed: the point stays where it is, and when the connection comes back the collection
+/// reads the change log from it (``Action/catchUp(since:)``); events that arrive during the
+/// catch-up do not move the point, since the log may still hold older changes.
+struct SyncPoint: Equatable {
+    enum Phase: Equatable {
+        /// The server has not answered yet: there is no point to catch up from.
+        case unsynced
+        /// Every change up to `point` is applied. `live`: real-time events have arrived without
+        /// a break since, and each moves the point.
+        case synced(point: Int64, live: Bool)
+        /// Reading the change log from `point`.
+        case catchingUp(point: Int64)
+    }
+
+    /// What the collection runs after an input.
+    enum Action: Equatable {
+        case none
+        /// Read the change log after `since`, then report ``catchUpFinished(through:connected:)``
+        /// or ``catchUpFailed()``.
+        case catchUp(since: Int64)
+    }
+
+    private(set) var phase = Phase.unsynced
+
+    /// The point, once the server answered.
+    var point: Int64? {
+        switch phase {
+        case .unsynced: nil
+        case .synced(let point, _), .catchingUp(let point): point
+        }
+    }
+
+    /// Whether a catch-up runs.
+    var isCatchingUp: Bool {
+        if case .catchingUp = phase { true } else { false }
+    }
+
+    /// The server answered a first load whose changes go up to `sequence`.
+    mutating func serverAnswered(through sequence: Int64, connected: Bool) {
+        phase = .synced(point: sequence, live: connected)
+    }
+
+    /// A change committed; `sequence` is that of its real-time event, if one made it.
+    mutating func changeCommitted(sequence: Int64?) {
+        guard let sequence, case .synced(let point, true) = phase else { return }
+        phase = .synced(point: max(point, sequence), live: true)
+    }
+
+    /// The connection dropped: events may be missed from now on.
+    mutating func disconnected() {
+        if case .synced(let point, true) = phase { phase = .synced(point: point, live: false) }
+    }
+
+    /// The connection came back: catch up from the point, unless there is none or a catch-up runs.
+    mutating func connected() -> Action {
+        guard case .synced(let point, _) = phase else { return .none }
+        phase = .catchingUp(point: point)
+        return .catchUp(since: point)
+    }
+
+    /// The catch-up applied the change log up to `sequence`.
+    mutating func catchUpFinished(through sequence: Int64, connected: Bool) {
+        guard case .catchingUp(let point) = phase else { return }
+        phase = .synced(point: max(point, sequence), live: connected)
+    }
+
+    /// The catch-up failed (or was abandoned): the next connection tries again from the same point.
+    mutating func catchUpFailed() {
+        guard case .catchingUp(let point) = phase else { return }
+        phase = .synced(point: point, live: false)
+    }
+}
