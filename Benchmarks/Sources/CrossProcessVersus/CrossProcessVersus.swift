@@ -7,7 +7,7 @@ import Foundation
 /// messages per second that reach B's live collection.
 ///
 ///     swift run -c release CrossProcessVersus          # 1,000 commits, 10 s idle, 50,000 messages
-///     swift run -c release CrossProcessVersus quick    # for CI: 200 commits, 2 s idle, 5,000 messages
+///     swift run -c release CrossProcessVersus quick    # for CI: 200 commits, 3 s idle, 5,000 messages
 ///     swift run -c release CrossProcessVersus [quick] --poll 50  # B's polling stores check every 50 ms
 ///     CrossProcessVersus writer spaced|burst FILE …    # process A (started by the run)
 ///     CrossProcessVersus idle KIND FILE SECONDS STORES POLL_MS  # an idle watcher (started by the run)

@@ -28,7 +28,7 @@ struct Report {
         }
 
         lines += ["", "2. Idle cost: a process watching a file nobody writes, \(settings.idleSeconds) s "
-            + "(getrusage CPU time over wall time; one process per row, all at once)", ""]
+            + "(getrusage CPU time over wall time; one process per row, all measured at the same time, once every one has opened its watcher)", ""]
         lines += ["| process B | CPU: ms | % of one core | above the baseline: % of one core | observer calls |", "|---|---:|---:|---:|---:|"]
         for result in idle {
             let above = result.kind == WatcherKind.none ? "" : percent(result.share - baseline)

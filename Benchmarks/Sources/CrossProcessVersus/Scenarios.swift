@@ -98,17 +98,26 @@ enum Scenarios {
 
     /// One child process per kind of watcher (and, for the stores with nothing observed, per
     /// number of stores), all at once, each watching an unchanging file for `settings.idleSeconds`.
+    ///
+    /// The windows are measured at the same time, once every child has opened its watcher and
+    /// settled, and every child closes only once all of them were measured: a child's opening
+    /// or closing (which opens, checkpoints and closes connections to the file, and can change
+    /// what SQLite's `data_version` reports to the others) falls in no one's window.
     static func idle(_ settings: Settings, folder: URL, log: RunLog) async throws -> [Idle] {
         let url = folder.appendingPathComponent("idle.sqlite")
         try await Fixture.create(url)
         var runs: [(WatcherKind, Int)] = [(.none, 1)]
         for kind in [WatcherKind.store, .storePolling] { runs += settings.storeCounts.map { (kind, $0) } }
         runs += [(.live, 1), (.livePolling, 1), (.grdb, 1), (.naive, 1)]
-        log("idle: \(runs.count) processes watch an unchanging file for \(settings.idleSeconds) s")
+        log("idle: \(runs.count) processes watch an unchanging file for \(settings.idleSeconds) s, measured together")
         let children = try runs.map { kind, stores in
             (kind, stores, try ChildProcess.start(
                 ["idle", kind.rawValue, url.path, String(settings.idleSeconds), String(stores), String(settings.pollMilliseconds)]))
         }
+        for (_, _, child) in children { await child.waitForLine(startingWith: "ready") }
+        for (_, _, child) in children { child.send("go") }
+        for (_, _, child) in children { await child.waitForLine(startingWith: "idle ") }
+        for (_, _, child) in children { child.send("stop") }
         var results: [Idle] = []
         for (kind, stores, child) in children {
             let lines = await child.finished()
@@ -122,9 +131,10 @@ enum Scenarios {
 
     /// Process B of the idle scenario (`CrossProcessVersus idle KIND FILE SECONDS STORES POLL_MS`):
     /// starts the watcher (with `STORES` stores for the kinds that observe nothing), waits for its
-    /// first call, then prints `idle CPU_NS WALL_NS CALLS` for the next `seconds`, during which
-    /// the main thread waits in its run loop, and the observer calls made meanwhile (none are
-    /// expected: nothing is written).
+    /// first call and lets the opening settle, prints `ready`, and on the line `go` (standard
+    /// input) prints `idle CPU_NS WALL_NS CALLS` for the next `seconds`, during which the main
+    /// thread waits in its run loop, and the observer calls made meanwhile (none are expected:
+    /// nothing is written). It closes the watcher on the line `stop`.
     static func idleChild(_ arguments: [String]) async throws {
         guard arguments.count == 5, let kind = WatcherKind(rawValue: arguments[0]), let seconds = Int(arguments[2]),
               let stores = Int(arguments[3]), let poll = Int(arguments[4]) else {
@@ -134,14 +144,32 @@ enum Scenarios {
         await watcher.arrivals.ready.wait()
         // Let the opening's own work (a first page, GRDB's first fetch) settle.
         try await Task.sleep(for: .milliseconds(200))
+        printLine("ready")
+        await readLine(expecting: "go")
         let cpu = SharedClock.processCPU()
         let wall = SharedClock.now()
         let calls = watcher.arrivals.deliveries
         try await Task.sleep(for: .seconds(seconds))
         let cpuSpent = SharedClock.processCPU() - cpu
         let wallSpent = SharedClock.now() - wall
-        print("idle \(cpuSpent) \(wallSpent) \(watcher.arrivals.deliveries - calls)")
+        printLine("idle \(cpuSpent) \(wallSpent) \(watcher.arrivals.deliveries - calls)")
+        await readLine(expecting: "stop")
         await watcher.stop()
+    }
+
+    /// Prints `line` and flushes it at once (standard output is a pipe).
+    private static func printLine(_ line: String) {
+        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    }
+
+    /// Waits, off the main thread, for the line `expected` on standard input (or its end).
+    private static func readLine(expecting expected: String) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            DispatchQueue.global().async {
+                while let line = Swift.readLine(), line != expected {}
+                continuation.resume()
+            }
+        }
     }
 
     /// Waits until `done()` or `limit` has passed, checking every 5 ms.

@@ -21,5 +21,5 @@ struct Settings {
     var storeCounts = [1, 10, 100]
 
     static let full = Settings(name: "full", commits: 1_000, grace: .seconds(2), idleSeconds: 10, burst: 50_000, burstGrace: .seconds(10))
-    static let quick = Settings(name: "quick", commits: 200, grace: .seconds(1), idleSeconds: 2, burst: 5_000, burstGrace: .seconds(3))
+    static let quick = Settings(name: "quick", commits: 200, grace: .seconds(1), idleSeconds: 3, burst: 5_000, burstGrace: .seconds(3))
 }

@@ -14,7 +14,7 @@ import Foundation
 /// a read-only connection of the monitor's own that never waits for a lock
 /// (``DataVersionReader``), and wakes the file's subscribers only when it changed.
 ///
-/// `@unchecked Sendable`: `lock` guards `files`, `timer`, `timerInterval` and `nextID`;
+/// `@unchecked Sendable`: `lock` guards `files`, `timer`, `timerInterval`, `nextID` and `announcing`;
 /// `checkers` is used only on `queue`.
 package final class ExternalChangeMonitor: @unchecked Sendable {
     /// The process's monitor.
@@ -55,6 +55,7 @@ package final class ExternalChangeMonitor: @unchecked Sendable {
     private var timer: (any DispatchSourceTimer)?
     private var timerInterval: Duration?
     private var nextID = 0
+    private var announcing = true
     private var checkers: [String: Checker] = [:]
 
     init() {
@@ -86,12 +87,21 @@ package final class ExternalChangeMonitor: @unchecked Sendable {
 
     /// On `queue`: reads the first data version of a newly watched file, the baseline of the
     /// timer's looks. It wakes no one: each subscriber read its own baseline when it opened, and
-    /// waking a hundred stores to find nothing is what an idle process must not pay.
+    /// waking a hundred stores to find nothing is what an idle process must not pay. It waits a
+    /// little for a lock (other processes opening the file at the same moment), so that the
+    /// baseline is read here rather than at a tick, which would then have to wake every store.
     private func openChecker(_ path: String) {
         guard checkers[path]?.reader == nil, lock.withLock({ files[path] != nil }) else { return }
-        let reader = DataVersionReader(path: path)
-        if let version = reader?.version() { checkers[path] = Checker(reader: reader, version: version) }
+        guard let reader = DataVersionReader(path: path) else { return }
+        if case .version(let version) = reader.read(patience: Self.baselinePatienceMilliseconds) {
+            checkers[path] = Checker(reader: reader, version: version)
+        } else {
+            checkers[path] = Checker(reader: reader, version: nil)
+        }
     }
+
+    /// How long reading a new file's baseline waits for a lock, ms.
+    static let baselinePatienceMilliseconds: Int32 = 250
 
     /// Stops calling the subscriber. The last subscriber of a file closes its channel reader and,
     /// `waiting`, the monitor's connection to it before this returns (unless called on the
@@ -129,16 +139,25 @@ package final class ExternalChangeMonitor: @unchecked Sendable {
     /// subscribers here and every other process watching it. Never blocks on another process.
     package func announce(file: URL, from subscription: Subscription?) {
         let path = file.standardizedFileURL.path
-        let (ownPipe, local) = lock.withLock { () -> (String?, [@Sendable () -> Void]) in
+        let found = lock.withLock { () -> (ownPipe: String?, local: [@Sendable () -> Void])? in
+            guard announcing else { return nil }
             guard let watched = files[path] else { return (nil, []) }
             let others = watched.subscribers.filter { $0.key != subscription?.id && $0.value.detection.wakesUp }
             return (watched.channel?.path, others.map(\.value.wake))
         }
+        guard let (ownPipe, local) = found else { return }
         if !local.isEmpty { queue.async { for wake in local { wake() } } }
         WakeChannel.announce(folder: WakeChannel.folder(of: URL(fileURLWithPath: path)), skipping: ownPipe)
     }
 
     // MARK: For tests and benchmarks
+
+    /// Whether commits wake anyone (true). A test's helper process sets it to false to play a
+    /// writer killed between its commit and its wake-up.
+    package var announcesCommits: Bool {
+        get { lock.withLock { announcing } }
+        set { lock.withLock { announcing = newValue } }
+    }
 
     /// The channel readers open in this process (one per watched file at most).
     package var readerCount: Int { lock.withLock { files.values.filter { $0.channel != nil }.count } }
@@ -202,33 +221,39 @@ package final class ExternalChangeMonitor: @unchecked Sendable {
     }
 
     /// On `queue`: wakes the subscribers of each file whose data version changed since the last
-    /// tick. A file whose version cannot be read at once (locked, gone) is passed over and opened
-    /// again at the next tick; a file opened anew wakes its subscribers once, in case something
-    /// was committed before its first version was read.
+    /// tick. A file locked for a moment (another connection's checkpoint) is read again at the
+    /// next tick, and wakes no one meanwhile. A file that cannot be read (gone, damaged) is opened
+    /// again at the next tick; so is a file replaced at its path (a damaged cache moved aside and
+    /// made anew by recovery), which the monitor then follows. A file whose baseline is not known
+    /// (opened anew) wakes its subscribers once, in case something was committed before it.
     private func tick() {
         let watched = lock.withLock { Set(files.keys) }
         for path in checkers.keys where !watched.contains(path) {
             checkers.removeValue(forKey: path)?.reader?.close()
         }
         for path in watched {
-            guard let reader = checkers[path]?.reader else {
-                let reader = DataVersionReader(path: path)
-                guard let version = reader?.version() else {
-                    checkers[path] = Checker(reader: nil, version: nil)
-                    continue
-                }
-                checkers[path] = Checker(reader: reader, version: version)
-                wakeSubscribers(of: path)
+            var checker = checkers[path] ?? Checker(reader: nil, version: nil)
+            if let reader = checker.reader, !reader.isStillAtPath {
+                reader.close()
+                checker = Checker(reader: nil, version: nil)
+            }
+            if checker.reader == nil { checker.reader = DataVersionReader(path: path) }
+            guard let reader = checker.reader else {
+                checkers[path] = checker
                 continue
             }
-            guard let version = reader.version() else {
+            switch reader.read() {
+            case .version(let version):
+                let changed = version != checker.version
+                checker.version = version
+                checkers[path] = checker
+                if changed { wakeSubscribers(of: path) }
+            case .busy:
+                checkers[path] = checker
+            case .failed:
                 reader.close()
                 checkers[path] = Checker(reader: nil, version: nil)
-                continue
             }
-            guard version != checkers[path]?.version else { continue }
-            checkers[path]?.version = version
-            wakeSubscribers(of: path)
         }
     }
 }

@@ -93,17 +93,43 @@ final class WakeChannel: @unchecked Sendable {
         }
     }
 
-    /// Deletes the pipes of `folder` that no process reads (left by processes that died).
-    static func removeStale(in folder: String) {
+    /// Deletes the pipes of `folder` that no process reads (left by processes that died): a pipe
+    /// of the final name without a reader, and a pipe left half made (`.new`) by a process that
+    /// is gone or made longer ago than ``abandonedAfter`` (a live process renames its own within
+    /// microseconds; the age also covers a process of another PID namespace, a container sharing
+    /// the folder, whose PID means nothing here). Deleting a pipe that another process is just
+    /// making only makes that process poll instead (its rename fails), never loses a change.
+    static func removeStale(in folder: String, now: time_t = time(nil)) {
         for name in fifoNames(in: folder) {
             let path = "\(folder)/\(name)"
             let descriptor = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
             if descriptor >= 0 { closeDescriptor(descriptor) } else if errno == ENXIO { unlink(path) }
         }
+        for name in entries(in: folder) where name.hasSuffix(".new") {
+            let path = "\(folder)/\(name)"
+            var status = stat()
+            guard lstat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFIFO else { continue }
+            #if canImport(Darwin)
+            let madeAt = status.st_mtimespec.tv_sec
+            #else
+            let madeAt = status.st_mtim.tv_sec
+            #endif
+            let owner = name.split(separator: "-").first.flatMap { pid_t($0) }
+            let ownerIsGone = owner.map { $0 != getpid() && kill($0, 0) != 0 && errno == ESRCH } ?? true
+            if ownerIsGone || now - madeAt > abandonedAfter { unlink(path) }
+        }
     }
+
+    /// Seconds after which a half-made pipe (`.new`) counts as abandoned whoever made it.
+    static let abandonedAfter: time_t = 60
 
     /// The names of the pipes in `folder` (those of the final name; a pipe being made is not one).
     static func fifoNames(in folder: String) -> [String] {
+        entries(in: folder).filter { $0.hasSuffix(".fifo") }
+    }
+
+    /// The names in `folder`.
+    private static func entries(in folder: String) -> [String] {
         guard let directory = opendir(folder) else { return [] }
         defer { closedir(directory) }
         var names: [String] = []
@@ -111,7 +137,7 @@ final class WakeChannel: @unchecked Sendable {
             let name = withUnsafePointer(to: &entry.pointee.d_name) {
                 $0.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
             }
-            if name.hasSuffix(".fifo") { names.append(name) }
+            if name != ".", name != ".." { names.append(name) }
         }
         return names
     }

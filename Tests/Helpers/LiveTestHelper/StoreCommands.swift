@@ -11,6 +11,7 @@ enum StoreCommands {
         case "store-latency": { await StoreLatency.run($0) }
         case "store-watch": { await StoreWakeCommands.watch($0) }
         case "store-commit-and-die": { await StoreWakeCommands.commitAndDie($0) }
+        case "store-commit-silently-and-die": { await StoreWakeCommands.commitSilentlyAndDie($0) }
         default: nil
         }
     }

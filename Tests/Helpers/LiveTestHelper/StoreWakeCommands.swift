@@ -41,4 +41,25 @@ enum StoreWakeCommands {
             return 1
         }
     }
+
+    /// `store-commit-silently-and-die <file> <rank>`: commits the note `p<rank>` through a
+    /// `LiveStore` (so the change log has its row) with wake-ups turned off, prints `committed`,
+    /// and kills itself with `SIGKILL`: a store killed between its commit and its wake-up.
+    static func commitSilentlyAndDie(_ arguments: [String]) async -> Int32 {
+        guard arguments.count == 2, let rank = Int(arguments[1]) else {
+            return StoreCommands.usage("store-commit-silently-and-die <file> <rank>")
+        }
+        do {
+            ExternalChangeMonitor.shared.announcesCommits = false
+            let store = try LiveStore(
+                location: .file(URL(fileURLWithPath: arguments[0])), migrations: StoreNote.migrations, externalChanges: .off)
+            try await store.write { try $0.upsert(StoreNote(id: "p\(rank)", rank: rank, body: "committed, then killed")) }
+            FileHandle.standardOutput.write(Data("committed\n".utf8))
+            kill(getpid(), SIGKILL)
+            return 1
+        } catch {
+            FileHandle.standardError.write(Data("store-commit-silently-and-die: \(error)\n".utf8))
+            return 1
+        }
+    }
 }

@@ -1,0 +1,63 @@
+import Foundation
+import TestSupport
+@testable import LiveRepository
+import Testing
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// What a crash leaves in a file's wake-up folder, and how the next watcher cleans it up.
+@Suite struct WakeChannelTests {
+    /// A PID no process has (above any system's `pid_max`).
+    static let deadPID: Int32 = Int32.max - 1
+
+    /// Makes the pipe `name` in `folder`, made `age` seconds ago.
+    func makePipe(_ name: String, in folder: String, age: Int = 0) throws {
+        let path = "\(folder)/\(name)"
+        #expect(mkfifo(path, 0o600) == 0)
+        if age > 0 {
+            let then = time(nil) - age
+            var times = [timeval(tv_sec: then, tv_usec: 0), timeval(tv_sec: then, tv_usec: 0)]
+            #expect(utimes(path, &times) == 0)
+        }
+    }
+
+    func names(in folder: String) throws -> Set<String> {
+        Set(try FileManager.default.contentsOfDirectory(atPath: folder))
+    }
+
+    @Test func stalePipesAreDeletedAndLiveOnesKept() throws {
+        let directory = try TemporaryDirectory()
+        let folder = WakeChannel.folder(of: directory.file("shared.sqlite"))
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let me = getpid()
+        // Half made by a process that is gone; half made by this one a moment ago (kept: it may
+        // be renamed any time now); half made by this one, but long ago (abandoned); made by a
+        // process that died after making it (no reader); and one this process reads.
+        try makePipe("\(Self.deadPID)-1.new", in: folder)
+        try makePipe("\(me)-2.new", in: folder)
+        try makePipe("\(me)-3.new", in: folder, age: Int(WakeChannel.abandonedAfter) + 60)
+        try makePipe("\(Self.deadPID)-4.fifo", in: folder)
+        let reader = try #require(WakeChannel(file: directory.file("shared.sqlite"), queue: DispatchQueue(label: "test")) {})
+        defer { reader.close() }
+        // Opening the channel cleaned up: what is left is the live pipes.
+        let readerName = URL(fileURLWithPath: reader.path).lastPathComponent
+        #expect(try names(in: folder) == ["\(me)-2.new", readerName])
+        WakeChannel.removeStale(in: folder)
+        #expect(try names(in: folder) == ["\(me)-2.new", readerName])
+        // The same pipe once it is old enough counts as abandoned.
+        WakeChannel.removeStale(in: folder, now: time(nil) + WakeChannel.abandonedAfter + 1)
+        #expect(try names(in: folder) == [readerName])
+    }
+
+    @Test func aWriterDeletesThePipeOfAReaderThatDied() throws {
+        let directory = try TemporaryDirectory()
+        let folder = WakeChannel.folder(of: directory.file("shared.sqlite"))
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try makePipe("\(Self.deadPID)-5.fifo", in: folder)
+        WakeChannel.announce(folder: folder, skipping: nil)
+        #expect(try names(in: folder).isEmpty)
+    }
+}
