@@ -14,6 +14,9 @@ struct Measurement: Codable, Sendable {
     /// Sends a second whose event reached every client, over the load phase and its drain.
     var sendsPerSecond: Double
     var loadSends: Int
+    /// CPU time the whole process (server, senders and stream readers) used per load-phase send,
+    /// in milliseconds: what a send costs, whatever else the machine is running.
+    var cpuMillisecondsPerSend: Double
     /// Resident memory added by opening the idle streams, divided by their number, in bytes.
     var bytesPerIdleStream: Double
     /// Anything odd seen (arrivals that matched no send), or empty.

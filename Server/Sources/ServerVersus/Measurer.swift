@@ -34,6 +34,7 @@ enum Measurer {
         let first = settings.pacedSends
         let next = NumberSource(first: first)
         let start = ProcessStats.nanoseconds()
+        let cpuBefore = ProcessStats.cpuSeconds()
         let deadline = start + UInt64(settings.loadSeconds * 1e9)
         let done = DispatchGroup()
         for sender in 0..<settings.senders {
@@ -62,6 +63,7 @@ enum Measurer {
         guard tally.wait(seconds: 60, until: { _, completed in completed >= issued }) else {
             throw BenchError("\(target.name): the load phase's sends did not all reach every stream in 60 s")
         }
+        let cpu = ProcessStats.cpuSeconds() - cpuBefore
         let progress = tally.progress
         let loadSends = issued - first
         let seconds = Double(progress.lastCompletion - start) / 1e9
@@ -71,6 +73,7 @@ enum Measurer {
             pacedP50: latencies.paced.0, pacedP99: latencies.paced.1, pacedSamples: latencies.paced.2,
             loadP50: latencies.loaded.0, loadP99: latencies.loaded.1,
             sendsPerSecond: Double(loadSends) / seconds, loadSends: loadSends,
+            cpuMillisecondsPerSend: cpu * 1_000 / Double(max(1, loadSends)),
             bytesPerIdleStream: Double(after - before) / Double(clients),
             note: progress.strays > 0 ? "\(progress.strays) arrivals matched no send" : "")
     }

@@ -13,6 +13,14 @@ enum ProcessStats {
         return UInt64(spec.tv_sec) * 1_000_000_000 + UInt64(spec.tv_nsec)
     }
 
+    /// CPU time this process has used (user and system, every thread), in seconds.
+    static func cpuSeconds() -> Double {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
+        return seconds(usage.ru_utime) + seconds(usage.ru_stime)
+    }
+
     /// This process's resident memory in bytes (`VmRSS` of /proc/self/status).
     static func residentBytes() -> Int {
         guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }

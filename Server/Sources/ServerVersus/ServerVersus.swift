@@ -35,6 +35,7 @@ enum ServerVersus {
         let load = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").prefix(3).joined(separator: " ") ?? "?"
         print("ServerVersus \(mode): send-to-event latency at N event streams on loopback (\(ProcessInfo.processInfo.activeProcessorCount) cores, load average \(load), open files \(limit))")
         print("latency: one send at a time, \(pacedSends) sends, every stream's arrival a sample; sends/s: \(senders) senders, at most \(window) sends in flight, \(loadSeconds) s plus the drain")
+        print("CPU per send: the process's user + system time over the load phase (server, senders and stream readers together) / sends")
         print("memory: this process's VmRSS (server and the stream readers) after opening N idle streams minus before, / N")
         print("")
         var rows: [Measurement] = []
@@ -43,11 +44,11 @@ enum ServerVersus {
                 rows.append(try runWorker([target, "\(count)", "\(pacedSends)", "\(loadSeconds)"]))
             }
         }
-        print("| N | server | p50 ms | p99 ms | sends/s | p50 / p99 ms under load | KiB per idle stream |")
-        print("|---:|---|---:|---:|---:|---:|---:|")
+        print("| N | server | p50 ms | p99 ms | sends/s | p50 / p99 ms under load | CPU ms per send | KiB per idle stream |")
+        print("|---:|---|---:|---:|---:|---:|---:|---:|")
         for row in rows {
             let memory = String(format: "%.1f", row.bytesPerIdleStream / 1_024)
-            print("| \(row.clients) | \(row.target) | \(ms(row.pacedP50)) | \(ms(row.pacedP99)) | \(String(format: "%.0f", row.sendsPerSecond)) | \(ms(row.loadP50)) / \(ms(row.loadP99)) | \(memory) |\(row.note.isEmpty ? "" : " " + row.note)")
+            print("| \(row.clients) | \(row.target) | \(ms(row.pacedP50)) | \(ms(row.pacedP99)) | \(String(format: "%.0f", row.sendsPerSecond)) | \(ms(row.loadP50)) / \(ms(row.loadP99)) | \(String(format: "%.3f", row.cpuMillisecondsPerSend)) | \(memory) |\(row.note.isEmpty ? "" : " " + row.note)")
         }
     }
 
