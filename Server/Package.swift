@@ -16,6 +16,7 @@ let package = Package(
     products: [
         .executable(name: "livedata-server", targets: ["LiveDataServerCommand"]),
         .library(name: "LiveDataServer", targets: ["LiveDataServer"]),
+        .executable(name: "ServerVersus", targets: ["ServerVersus"]),
     ],
     dependencies: [
         .package(name: "swift-livedata", path: ".."),
@@ -52,6 +53,22 @@ let package = Package(
             dependencies: [
                 "LiveDataServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strict
+        ),
+        // `ServerVersus quick|full`: the server's send-to-event latency, sends a second and memory
+        // per idle stream at N streams, beside a bare Hummingbird broadcast (Server/README.md).
+        .executableTarget(
+            name: "ServerVersus",
+            dependencies: [
+                "LiveDataServer",
+                .product(name: "LiveSocial", package: "swift-livedata"),
+                .product(name: "LiveSocialServer", package: "swift-livedata"),
+                .product(name: "LiveSocialWire", package: "swift-livedata"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             swiftSettings: strict
         ),

@@ -22,6 +22,7 @@ extension APIResponder {
     func eventStream(connection: EmbeddedServer.Connection) -> Response {
         let interval = configuration.heartbeatInterval
         let streams = server.streams
+        let frames = server.frames
         let body = ResponseBody { writer in
             let (items, continuation) = AsyncStream<StreamItem>.makeStream(bufferingPolicy: .unbounded)
             let registration = streams.add { continuation.finish() }
@@ -41,7 +42,7 @@ extension APIResponder {
                     }
                 }
                 for await item in items {
-                    try await writer.write(ByteBuffer(bytes: try Self.frame(item)))
+                    try await writer.write(try Self.buffer(item, frames: frames))
                 }
                 group.cancelAll()
             }
@@ -51,6 +52,13 @@ extension APIResponder {
             status: .ok,
             headers: [.contentType: "text/event-stream; charset=utf-8", .cacheControl: "no-cache"],
             body: body)
+    }
+
+    /// The frame of `item` to write: a change event's from `frames` (encoded by the first stream
+    /// that writes it), a heartbeat's or a connection event's made here.
+    static func buffer(_ item: StreamItem, frames: FrameCache) throws -> ByteBuffer {
+        guard case .event(let event) = item else { return ByteBuffer(bytes: try frame(item)) }
+        return try frames.frame(of: event) { ByteBuffer(bytes: try frame(item)) }
     }
 
     /// The bytes of one item in the Server-Sent Events format.

@@ -26,6 +26,8 @@ public final class LiveDataServer: Sendable {
     let signInLimiter: RateLimiter
     let signInTotalLimiter: RateLimiter
     let streams = StreamRegistry()
+    /// Each change event's stream frame, encoded once for all the streams it goes to.
+    let frames = FrameCache()
     let idempotency = IdempotencyGate()
 
     /// The social data's file name in the data folder.

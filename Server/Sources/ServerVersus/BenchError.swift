@@ -1,0 +1,5 @@
+/// A benchmark's failure, said plainly.
+struct BenchError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,98 @@
+import Foundation
+
+/// `ServerVersus quick|full`: the send-to-event latency, the sends a second and the memory per
+/// idle stream of `livedata-server` with N event streams on loopback, beside the floor (a bare
+/// Hummingbird Server-Sent Events broadcast of the same bytes to the same N streams).
+///
+/// Each (server, N) runs in a child process of its own (`ServerVersus worker live|floor N ...`),
+/// so that one run's freed memory does not flatter the next one's resident memory. Numbers are
+/// printed, never asserted.
+@main
+enum ServerVersus {
+    static func main() async {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        do {
+            switch arguments.first {
+            case "worker": try await worker(Array(arguments.dropFirst()))
+            case "quick", nil: try compare(clients: [1, 100], pacedSends: 100, loadSeconds: 2, mode: "quick")
+            case "full": try compare(clients: [1, 100, 1_000], pacedSends: 400, loadSeconds: 6, mode: "full")
+            default:
+                FileHandle.standardError.write(Data("usage: ServerVersus [quick|full]\n".utf8))
+                exit(2)
+            }
+        } catch {
+            FileHandle.standardError.write(Data("ServerVersus: \(error)\n".utf8))
+            exit(1)
+        }
+    }
+
+    static let senders = 4
+    static let window = 32
+
+    /// Runs every (server, N) in a child process and prints the table.
+    static func compare(clients: [Int], pacedSends: Int, loadSeconds: Double, mode: String) throws {
+        let limit = ProcessStats.raiseOpenFileLimit()
+        let load = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").prefix(3).joined(separator: " ") ?? "?"
+        print("ServerVersus \(mode): send-to-event latency at N event streams on loopback (\(ProcessInfo.processInfo.activeProcessorCount) cores, load average \(load), open files \(limit))")
+        print("latency: one send at a time, \(pacedSends) sends, every stream's arrival a sample; sends/s: \(senders) senders, at most \(window) sends in flight, \(loadSeconds) s plus the drain")
+        print("CPU per send: the process's user + system time over the load phase (server, senders and stream readers together) / sends")
+        print("memory: this process's VmRSS (server and the stream readers) after opening N idle streams minus before, / N")
+        print("")
+        var rows: [Measurement] = []
+        for count in clients {
+            for target in ["live", "floor"] {
+                rows.append(try runWorker([target, "\(count)", "\(pacedSends)", "\(loadSeconds)"]))
+            }
+        }
+        print("| N | server | p50 ms | p99 ms | sends/s | p50 / p99 ms under load | CPU ms per send | KiB per idle stream |")
+        print("|---:|---|---:|---:|---:|---:|---:|---:|")
+        for row in rows {
+            let memory = String(format: "%.1f", row.bytesPerIdleStream / 1_024)
+            print("| \(row.clients) | \(row.target) | \(ms(row.pacedP50)) | \(ms(row.pacedP99)) | \(String(format: "%.0f", row.sendsPerSecond)) | \(ms(row.loadP50)) / \(ms(row.loadP99)) | \(String(format: "%.3f", row.cpuMillisecondsPerSend)) | \(memory) |\(row.note.isEmpty ? "" : " " + row.note)")
+        }
+    }
+
+    private static func ms(_ value: Double?) -> String {
+        value.map { String(format: "%.2f", $0) } ?? "-"
+    }
+
+    /// Runs `ServerVersus worker ...` and reads its `RESULT <json>` line.
+    private static func runWorker(_ arguments: [String]) throws -> Measurement {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        process.arguments = ["worker"] + arguments
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let text = String(decoding: data, as: UTF8.self)
+        guard process.terminationStatus == 0,
+              let line = text.split(separator: "\n").last(where: { $0.hasPrefix("RESULT ") })
+        else { throw BenchError("the worker \(arguments.joined(separator: " ")) failed (status \(process.terminationStatus)): \(text)") }
+        let measurement = try JSONDecoder().decode(Measurement.self, from: Data(line.dropFirst(7).utf8))
+        print("  \(measurement.target), N = \(measurement.clients): p50 \(ms(measurement.pacedP50)) ms, p99 \(ms(measurement.pacedP99)) ms, \(String(format: "%.0f", measurement.sendsPerSecond)) sends/s (\(measurement.loadSends) sends)")
+        return measurement
+    }
+
+    /// `worker live|floor N pacedSends loadSeconds`: one run, printed as `RESULT <json>`.
+    private static func worker(_ arguments: [String]) async throws {
+        guard arguments.count == 4, let clients = Int(arguments[1]), let paced = Int(arguments[2]),
+              let seconds = Double(arguments[3]), clients > 0
+        else { throw BenchError("usage: ServerVersus worker live|floor N pacedSends loadSeconds") }
+        ProcessStats.raiseOpenFileLimit()
+        let settings = RunSettings(clients: clients, pacedSends: paced, loadSeconds: seconds, senders: senders, window: window)
+        let target: any BenchTarget
+        switch arguments[0] {
+        case "live": target = try await LiveTarget.start(readers: max(clients, senders))
+        case "floor": target = try await FloorTarget.start()
+        default: throw BenchError("unknown server \(arguments[0]): live or floor")
+        }
+        let measurement = try await onThread { try Measurer.measure(target, settings) }
+        (target as? LiveTarget)?.removeFolder()
+        let json = String(decoding: try JSONEncoder().encode(measurement), as: UTF8.self)
+        FileHandle.standardOutput.write(Data("RESULT \(json)\n".utf8))
+        // The servers' tasks and the open streams end with the process.
+        exit(0)
+    }
+}
