@@ -1,7 +1,6 @@
 import Foundation
 import LiveSocial
 import LiveSocialNetwork
-import Synchronization
 import Testing
 
 /// A connection cut after a mutation's request reached the server and before its answer came
@@ -14,25 +13,17 @@ struct LostAnswerTests {
 
     @Test(arguments: losses)
     @MainActor func aSendWhoseAnswerIsLostIsStoredOnce(_ loss: [FaultStep]) async throws {
-        try await withServerOnMain { server in
+        try await withServer { server in
             let proxy = try FaultProxy(upstreamPort: server.port)
             defer { proxy.stop() }
-            let mutations = Mutex(0)
-            proxy.setRule { trigger in
-                guard case .request(let line, _) = trigger, line.hasPrefix("POST /v1/mutations") else { return nil }
-                let first = mutations.withLock { count -> Bool in
-                    count += 1
-                    return count == 1
-                }
-                return first ? FaultScript(toClient: loss) : nil
-            }
+            let mutations = FirstMutationLoss(through: proxy, loss)
             let grace = try await NetworkSocialAPI.signIn(
                 server: proxy.url, userId: "grace", password: server.passwords["grace"] ?? "",
                 configuration: NetworkChatter.configuration())
             let send = SocialMutation.sendText("once, whatever the wire", channelId: "general", clientRequestId: "lost-answer-1")
             let stored = try #require(try await grace.perform(send).first(Message.self))
             #expect(stored.clientRequestId == "lost-answer-1")
-            #expect(mutations.withLock { $0 } == 2, "the first answer was lost and the request sent once more")
+            #expect(mutations.requests == 2, "the first answer was lost and the request sent once more")
             let messages = try await ServerMessages(in: "general", api: grace)
             #expect(messages.byRequestId["lost-answer-1"] == 1, "stored \(messages.byRequestId["lost-answer-1"] ?? 0) times")
             await grace.signOut()
@@ -40,18 +31,10 @@ struct LostAnswerTests {
     }
 
     @Test @MainActor func aPostWhoseAnswerIsLostIsStoredOnceUnderItsIdempotencyKey() async throws {
-        try await withServerOnMain { server in
+        try await withServer { server in
             let proxy = try FaultProxy(upstreamPort: server.port)
             defer { proxy.stop() }
-            let mutations = Mutex(0)
-            proxy.setRule { trigger in
-                guard case .request(let line, _) = trigger, line.hasPrefix("POST /v1/mutations") else { return nil }
-                let number = mutations.withLock { count -> Int in
-                    count += 1
-                    return count
-                }
-                return number == 1 ? FaultScript(toClient: [.reset]) : nil
-            }
+            let mutations = FirstMutationLoss(through: proxy, [.reset])
             let api = try await NetworkSocialAPI.signIn(
                 server: proxy.url, userId: "alan", password: server.passwords["alan"] ?? "",
                 configuration: NetworkChatter.configuration())
@@ -59,7 +42,7 @@ struct LostAnswerTests {
             let post = try #require(
                 try await api.perform(.createPost(targetType: .user, targetId: "alan", text: "posted once")).first(Post.self))
             #expect(post.text == "posted once")
-            #expect(mutations.withLock { $0 } == 2)
+            #expect(mutations.requests == 2)
             #expect(try await server.server.socialServer.ids(of: .post, includeDeleted: true).count == before + 1)
             await api.signOut()
         }
@@ -68,18 +51,10 @@ struct LostAnswerTests {
     /// Without the transport's own retry, the chat's outbox sends the pending message again; the
     /// server still keeps one copy, and the sender's cache shows that one copy, not pending.
     @Test @MainActor func aChatMessageWhoseAnswerIsLostShowsOnceAndIsStoredOnce() async throws {
-        try await withServerOnMain { server in
+        try await withServer { server in
             let proxy = try FaultProxy(upstreamPort: server.port)
             defer { proxy.stop() }
-            let mutations = Mutex(0)
-            proxy.setRule { trigger in
-                guard case .request(let line, _) = trigger, line.hasPrefix("POST /v1/mutations") else { return nil }
-                let number = mutations.withLock { count -> Int in
-                    count += 1
-                    return count
-                }
-                return number == 1 ? FaultScript(toClient: [.cut]) : nil
-            }
+            _ = FirstMutationLoss(through: proxy, [.cut])
             var configuration = NetworkChatter.configuration()
             configuration.retriesAfterLostConnection = 0
             let folder = server.folder.appendingPathComponent("clients")

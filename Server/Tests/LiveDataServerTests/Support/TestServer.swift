@@ -85,9 +85,11 @@ final class TestServer: Sendable {
 }
 
 /// Runs `body` with a server started with `configure` (on `folder`, else a fresh one), and stops
-/// the server afterwards, whether `body` throws or not.
+/// the server afterwards, whether `body` throws or not. `body` runs in the caller's isolation, so
+/// a main-actor test can use main-actor types (`SocialClient`) in it.
 func withServer(
-    folder: URL? = nil, configure: ((inout ServerConfiguration) -> Void)? = nil,
+    folder: URL? = nil, configure: sending ((inout ServerConfiguration) -> Void)? = nil,
+    isolation: isolated (any Actor)? = #isolation,
     _ body: (TestServer) async throws -> Void
 ) async throws {
     let server = try await TestServer.start(folder: folder, configure ?? { _ in })
