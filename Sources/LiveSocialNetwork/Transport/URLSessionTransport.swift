@@ -8,12 +8,12 @@ import LiveData
 /// The HTTP layer on `URLSession`: `data(for:)` for requests, and a data delegate for the event
 /// stream, which delivers each chunk as it arrives on Linux and Apple platforms alike
 /// (`URLSession.bytes(for:)` does not exist on Linux, and `URLSessionWebSocketTask` fails there).
-/// On Linux an `http://` event stream goes over a plain socket instead
-/// (``SocketStreamConnection``): FoundationNetworking spins while a stream is quiet.
+/// On Linux `http://` goes over plain sockets instead: requests (``SocketRequest``), since
+/// FoundationNetworking loses bodies, crashes on a cut answer and races its sockets' dispatch
+/// sources; and the event stream (``SocketStreamConnection``), since FoundationNetworking spins
+/// while a stream is quiet.
 final class URLSessionTransport: HTTPTransport {
     private let requests: URLSession
-    /// Requests with a body on Linux, each on a connection of its own (see ``send(_:)``).
-    private let bodies: URLSession
     private let streams: URLSession
     private let delegate: StreamDelegate
 
@@ -30,7 +30,6 @@ final class URLSessionTransport: HTTPTransport {
             return configuration
         }
         requests = URLSession(configuration: configuration(timeout: requestTimeout))
-        bodies = URLSession(configuration: configuration(timeout: requestTimeout))
         delegate = StreamDelegate()
         // The event stream keeps the default: it is quiet for a heartbeat interval at a time.
         streams = URLSession(configuration: configuration(timeout: nil), delegate: delegate, delegateQueue: nil)
@@ -38,26 +37,15 @@ final class URLSessionTransport: HTTPTransport {
 
     deinit {
         requests.invalidateAndCancel()
-        bodies.invalidateAndCancel()
         streams.invalidateAndCancel()
     }
 
     func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        var urlRequest = Self.urlRequest(request)
-        var session = requests
-        #if canImport(FoundationNetworking)
-            // When a reused connection closes before any answer, FoundationNetworking's libcurl
-            // sends the request again on a new connection, but without its body: the server
-            // waits for a body that never comes, and the request hangs for a minute before it
-            // fails (found with the server tests' fault proxy). A request with a body (a
-            // mutation, say) therefore never reuses a connection: a lost answer fails at once,
-            // and ``Requester`` sends it again, body and idempotency key included.
-            if request.body != nil {
-                urlRequest.setValue("close", forHTTPHeaderField: "Connection")
-                session = bodies
-            }
+        #if canImport(Glibc)
+            // FoundationNetworking's failures on Linux are in SocketRequest's documentation.
+            if request.url.scheme == "http" { return try await SocketRequest.send(request) }
         #endif
-        let (data, response) = try await session.data(for: urlRequest)
+        let (data, response) = try await requests.data(for: Self.urlRequest(request))
         guard let http = response as? HTTPURLResponse else { throw URLError(.badServerResponse) }
         return HTTPResponse(status: http.statusCode, headers: Self.headers(of: http), body: data)
     }
