@@ -1,6 +1,7 @@
 import CSQLite
 import Dispatch
 import Foundation
+import LiveData
 
 /// The local cache: a SQLite database that live objects and collections read and watch.
 ///
@@ -74,7 +75,7 @@ public final class LiveStore: @unchecked Sendable {
     private struct PendingWrite {
         /// Writes, and returns the write's note for the commit observers (see `enqueueWrite(noting:completion:)`).
         let body: @Sendable (CacheTransaction) throws -> (any Sendable)?
-        let completion: @Sendable ((any Error)?) -> Void
+        let completion: @MainActor @Sendable ((any Error)?) -> Void
     }
 
     /// Opens the cache at `location`, creating it and running `migrations` as needed.
@@ -153,9 +154,13 @@ public final class LiveStore: @unchecked Sendable {
     @discardableResult
     public func write<T: Sendable>(_ body: @escaping @Sendable (CacheTransaction) throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
-            let result = ResultBox<T>()
-            enqueueWrite({ transaction in result.value = try body(transaction) }) { error in
-                if let error { continuation.resume(throwing: error) } else { continuation.resume(returning: result.value!) }
+            // Written inside the write on the store's queue, read in its completion.
+            let result = LockedState<T?>(nil)
+            enqueueWrite({ transaction in
+                let value = try body(transaction)
+                result.withLock { $0 = value }
+            }) { error in
+                if let error { continuation.resume(throwing: error) } else { continuation.resume(returning: result.withLock { $0! }) }
             }
         }
     }
@@ -164,7 +169,7 @@ public final class LiveStore: @unchecked Sendable {
     /// the commit (and after observers were told) with nil, or with the error that rolled it back.
     public func enqueueWrite(
         _ body: @escaping @Sendable (CacheTransaction) throws -> Void,
-        completion: @escaping @Sendable ((any Error)?) -> Void = { _ in }
+        completion: @escaping @MainActor @Sendable ((any Error)?) -> Void = { _ in }
     ) {
         enqueueWrite(noting: { try body($0); return nil }, completion: completion)
     }
@@ -173,7 +178,7 @@ public final class LiveStore: @unchecked Sendable {
     /// returns reaches the observers of every commit (`addCommitObserver(_:)`) if the write commits.
     package func enqueueWrite(
         noting body: @escaping @Sendable (CacheTransaction) throws -> (any Sendable)?,
-        completion: @escaping @Sendable ((any Error)?) -> Void = { _ in }
+        completion: @escaping @MainActor @Sendable ((any Error)?) -> Void = { _ in }
     ) {
         let schedule = lock.withLock {
             pending.append(PendingWrite(body: body, completion: completion))
@@ -378,9 +383,4 @@ private final class DiscardedValue<T: Sendable>: Sendable {
     init(_ value: consuming T) { self.value = value }
 }
 
-/// A slot that carries a write's result out of its block; written once on the store's queue and
-/// read after the completion, so `@unchecked Sendable` is safe: the queue hop orders the accesses.
-private final class ResultBox<T>: @unchecked Sendable {
-    var value: T?
-}
 

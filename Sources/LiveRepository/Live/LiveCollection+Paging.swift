@@ -88,7 +88,7 @@ extension LiveCollection {
                     try reader.deleteStale(after: start, through: end, keeping: records.map(\.id) + newer, in: transaction)
                 }
             }, completion: { [weak self] error in
-                MainActor.assumeIsolated { self?.serverPageStored(page, lastKey: lastKey, error: error, generation: generation) }
+                self?.serverPageStored(page, lastKey: lastKey, error: error, generation: generation)
             })
         }
     }

@@ -1,3 +1,4 @@
+import LiveData
 import Observation
 
 /// One record, kept current from the cache, the server and real-time changes.
@@ -131,9 +132,12 @@ public final class LiveObject<Record: CacheRecord>: Observable {
         update { $0.loadingStatus = .loading }
         // The cached record as the request goes out, read on the store's queue before any write
         // queued later: the answer may have been read by the server before those writes.
-        let baseline = CacheBaseline<Record>()
+        let baseline = LockedState(CacheBaseline<Record>())
         let id = self.id
-        store.read({ baseline.before = .some(try Record.read(id: id, from: $0)) }, completion: { _ in })
+        store.read({ connection in
+            let before = try Record.read(id: id, from: connection)
+            baseline.withLock { $0.before = .some(before) }
+        }, completion: { _ in })
         Task { [weak self] in
             let result: Result<Record?, any Error>
             do { result = .success(try await fetch()) } catch { result = .failure(error) }
@@ -141,7 +145,7 @@ public final class LiveObject<Record: CacheRecord>: Observable {
         }
     }
 
-    private func serverAnswered(_ result: Result<Record?, any Error>, generation: Int, baseline: CacheBaseline<Record>) {
+    private func serverAnswered(_ result: Result<Record?, any Error>, generation: Int, baseline: LockedState<CacheBaseline<Record>>) {
         guard generation == fetchGeneration else { return }
         guard cacheFirst.isOpen else {
             return cacheFirst.hold { [weak self] in self?.serverAnswered(result, generation: generation, baseline: baseline) }
@@ -159,17 +163,15 @@ public final class LiveObject<Record: CacheRecord>: Observable {
                 // A record that changed in the cache after the request went out (a real-time
                 // event, a local write) is as new as the answer or newer: it stands, as it is.
                 let current = try transaction.record(Record.self, id: id)
-                if let before = baseline.before, current != before {
-                    baseline.kept = .some(current)
+                if let before = baseline.withLock({ $0.before }), current != before {
+                    baseline.withLock { $0.kept = .some(current) }
                 } else if let record {
                     try transaction.upsert(record)
                 } else {
                     try transaction.delete(Record.self, id: id)
                 }
             }, completion: { [weak self] error in
-                MainActor.assumeIsolated {
-                    self?.serverRecordStored(baseline.kept ?? record, error: error, generation: generation)
-                }
+                self?.serverRecordStored(baseline.withLock { $0.kept } ?? record, error: error, generation: generation)
             })
         }
     }
@@ -221,13 +223,10 @@ extension LiveObject: CacheChangeListener {
 }
 
 /// What a live object's server request needs to know of the cache: the record when the request
-/// went out, and the newer record the cache kept instead of the answer.
-///
-/// `@unchecked Sendable`: `before` is set by a read on the store's serial queue, and read and
-/// `kept` set by the answer's write on the same queue, queued after that read; `kept` is read on
-/// the main actor in the write's completion, which the queue posts after the write. The queue
-/// and that hop order every access.
-private final class CacheBaseline<Record: CacheRecord>: @unchecked Sendable {
+/// went out, and the newer record the cache kept instead of the answer. It lives in a
+/// `LockedState`: a read on the store's queue sets `before`, the answer's write on that queue reads
+/// it and sets `kept`, and the write's completion on the main actor reads `kept`.
+private struct CacheBaseline<Record: CacheRecord>: Sendable {
     /// The cached record when the request went out (`.some(nil)`: none); nil until read, or when
     /// the read failed, and then the answer is stored as it is.
     var before: Record??

@@ -1,3 +1,4 @@
+import LiveData
 import LiveRepository
 
 /// A chat listener held weakly.
@@ -26,9 +27,7 @@ extension SocialClient {
         store.enqueueWrite(noting: { transaction in
             try change.write(in: transaction, ownerId: userId)
             return change
-        }) { error in
-            MainActor.assumeIsolated { completion(error) }
-        }
+        }, completion: completion)
     }
 
     /// ``enqueueCommit(_:completion:)`` for async callers: returns after the chat collections were told.
@@ -44,17 +43,18 @@ extension SocialClient {
     /// any, is the write's note, which the chat collections hear through the change hub once the
     /// write commits, before this method returns.
     func write<T: Sendable>(_ body: @escaping @Sendable (CacheTransaction) throws -> (T, ChatChange?)) async throws -> T {
-        let result = WriteResult<T>()
+        // Written inside the write on the store's queue, read after the write's completion.
+        let result = LockedState<T?>(nil)
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             store.enqueueWrite(noting: { transaction in
                 let (value, change) = try body(transaction)
-                result.value = value
+                result.withLock { $0 = value }
                 return change
             }) { error in
                 if let error { continuation.resume(throwing: error) } else { continuation.resume() }
             }
         }
-        return result.value!
+        return result.withLock { $0! }
     }
 
     /// Tells the chat listeners and the outbox that the connection went up or down; on the first
@@ -71,9 +71,3 @@ extension SocialClient {
     }
 }
 
-/// A slot that carries a write's result out of its block. `@unchecked Sendable`: written once on
-/// the store's queue, inside the write, and read after the write's completion resumed the
-/// caller; the store's queue hop to the main actor orders the two.
-private final class WriteResult<T>: @unchecked Sendable {
-    var value: T?
-}
