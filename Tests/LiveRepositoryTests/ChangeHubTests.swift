@@ -40,7 +40,7 @@ import Testing
         store.enqueueWrite(noting: { transaction in
             try body(transaction)
             return note
-        }) { error in MainActor.assumeIsolated { outcomes.committed[note] = error == nil } }
+        }) { error in outcomes.committed[note] = error == nil }
     }
 
     @Test func notesOfCommittedWritesArriveInOrderBeforeTheirCompletionAndRolledBackOnesNever() async throws {

@@ -37,13 +37,13 @@ import Testing
         let gate = holdQueue(of: store)
         let outcomes = Deliveries<(String, String?)>()
         store.enqueueWrite({ try $0.upsert(Note(id: "a", rank: 1, body: "kept")) },
-                           completion: { error in MainActor.assumeIsolated { outcomes.record(("a", error.map { "\($0)" })) } })
+                           completion: { error in outcomes.record(("a", error.map { "\($0)" })) })
         store.enqueueWrite({ transaction in
             try transaction.upsert(Note(id: "b", rank: 2, body: "rolled back"))
             throw Abort()
-        }, completion: { error in MainActor.assumeIsolated { outcomes.record(("b", error.map { "\($0)" })) } })
+        }, completion: { error in outcomes.record(("b", error.map { "\($0)" })) })
         store.enqueueWrite({ try $0.upsert(Note(id: "c", rank: 3, body: "kept too")) },
-                           completion: { error in MainActor.assumeIsolated { outcomes.record(("c", error.map { "\($0)" })) } })
+                           completion: { error in outcomes.record(("c", error.map { "\($0)" })) })
         gate.signal()
         let results = [try await outcomes.next(), try await outcomes.next(), try await outcomes.next()]
         #expect(results.map(\.0) == ["a", "b", "c"])
@@ -182,6 +182,30 @@ import Testing
         // The new cache works.
         try await store.write { try $0.upsert(Note(id: "a", rank: 1)) }
         #expect(try await noteIDs(in: store) == ["a"])
+    }
+
+    @Test func openingOffTheMainActorMigratesRecoversAndReportsErrors() async throws {
+        let directory = try TemporaryDirectory()
+        let url = directory.file("cache.sqlite")
+        try Data(repeating: 0x5A, count: 8192).write(to: url)
+        let store = try await LiveStore.open(location: .file(url), migrations: Note.migrations)
+        let recovery = try #require(store.recovery)
+        #expect((recovery.error as? SQLiteError)?.isCorruption == true)
+        try await store.write { try $0.upsert(Note(id: "a", rank: 1)) }
+        #expect(try await noteIDs(in: store) == ["a"])
+        // A second store opened the same way finds the file healthy and migrated.
+        let again = try await LiveStore.open(location: .file(url), migrations: Note.migrations)
+        #expect(again.recovery == nil)
+        #expect(try await noteIDs(in: again) == ["a"])
+        // A cache that cannot be made throws the initializer's error, naming the path (here the
+        // folder cannot be created: a file has its name).
+        let blocked = directory.file("not-a-folder")
+        try Data("a file".utf8).write(to: blocked)
+        let inside = blocked.appendingPathComponent("cache.sqlite")
+        let error = await #expect(throws: (any Error).self) {
+            try await LiveStore.open(location: .file(inside), migrations: Note.migrations)
+        }
+        #expect(error.map { "\($0)" }?.contains(blocked.path) == true)
     }
 
     @Test func damageFoundWhileRunningRebuildsTheCacheAndReloadsLiveData() async throws {

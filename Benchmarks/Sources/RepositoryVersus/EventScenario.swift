@@ -65,7 +65,7 @@ struct EventScenario {
                 if let error { fatalError("enqueueWrite: \(error)") }
                 guard index == messages.count - 1 else { return }
                 let now = clock.now
-                MainActor.assumeIsolated { progress.committed(at: now) }
+                progress.committed(at: now)
             })
         }
         let end = await wait(progress, budget: safetyBudget)

@@ -23,7 +23,7 @@ extension SampleEnvironment {
             throw SampleError.serverUnreachable(remote.url.absoluteString, reason: "\(error)")
         }
         let session = try SampleSession.begin(configuration)
-        let client = try SocialClient(api: api, userId: configuration.userId, cache: .file(configuration.cacheURL))
+        let client = try await SocialClient.open(api: api, userId: configuration.userId, cache: .file(configuration.cacheURL))
         let environment = SampleEnvironment(
             network: api, client: client, readMarkers: ReadMarkers(url: configuration.readMarkersURL))
         environment.session = session

@@ -102,7 +102,7 @@ public final class SampleEnvironment {
         let activity = SimulatedActivity(
             server: server, seed: configuration.seed &+ UInt64(sequence), interval: configuration.activityInterval ?? .seconds(4),
             userIds: otherIds)
-        let client = try SocialClient(
+        let client = try await SocialClient.open(
             api: server.connection(userId: configuration.userId), userId: configuration.userId,
             cache: .file(configuration.cacheURL))
         let others = OtherUsers(server: server, userId: configuration.userId, activity: activity)

@@ -80,6 +80,9 @@ public final class LiveStore: @unchecked Sendable {
 
     /// Opens the cache at `location`, creating it and running `migrations` as needed.
     ///
+    /// It opens on the caller's thread and can take a while (migrations, a file another process
+    /// is writing, a recovery); on the main actor, use ``open(location:migrations:externalChanges:)``.
+    ///
     /// A file that is corrupt, is not a database, is in a file format this SQLite cannot read,
     /// has a newer schema, or has a schema its migrations fail on (a table of a migration it is
     /// said not to have run "already exists") is moved aside and replaced by a new one;

@@ -5,8 +5,8 @@ import LiveRepository
 /// ``SocialAPI``, and the repositories that hand out live objects and collections over it.
 ///
 /// ```swift
-/// let client = try SocialClient(api: server.connection(userId: "ada"), userId: "ada",
-///                               cache: .file(cacheURL))
+/// let client = try await SocialClient.open(api: server.connection(userId: "ada"), userId: "ada",
+///                                          cache: .file(cacheURL))
 /// client.startRealtime()
 /// let messages = client.messages.messages(channelId: "general")
 /// ```
@@ -60,6 +60,10 @@ public final class SocialClient {
 
     /// Creates a client over a cache, creating or migrating it, and rebuilding it if damaged
     /// (see `LiveStore.recovery`).
+    ///
+    /// It opens the cache on the main actor, and can hold it for a while (migrations, a file
+    /// another process is writing, a recovery): an app should use
+    /// ``open(api:userId:cache:now:)``, which opens it off the main actor.
     public init(
         api: any SocialAPI, userId: String, cache: SQLiteConnection.Location,
         now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
@@ -68,6 +72,20 @@ public final class SocialClient {
         self.userId = userId
         self.store = try LiveStore(location: cache, migrations: LiveSocialSchema.migrations)
         self.now = now
+    }
+
+    /// Creates a client over a cache opened off the main actor (see `LiveStore.open`), creating
+    /// or migrating it, and rebuilding it if damaged (see `LiveStore.recovery`).
+    ///
+    /// ```swift
+    /// let client = try await SocialClient.open(api: api, userId: "ada", cache: .file(cacheURL))
+    /// ```
+    public static func open(
+        api: any SocialAPI, userId: String, cache: SQLiteConnection.Location,
+        now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
+    ) async throws -> SocialClient {
+        let store = try await LiveStore.open(location: cache, migrations: LiveSocialSchema.migrations)
+        return SocialClient(api: api, userId: userId, store: store, now: now)
     }
 
     /// Creates a client over an open cache.

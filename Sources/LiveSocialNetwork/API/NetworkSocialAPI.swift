@@ -12,7 +12,7 @@ import LiveSocialWire
 /// let api = try await NetworkSocialAPI.signIn(
 ///     server: URL(string: "http://127.0.0.1:8080")!, userId: "alan", password: password)
 /// api.connectionState.observe(owner: self) { state in status.text = state?.summary() ?? "" }
-/// let client = try SocialClient(api: api, userId: api.userId, cache: .file(cacheURL))
+/// let client = try await SocialClient.open(api: api, userId: api.userId, cache: .file(cacheURL))
 /// client.startRealtime()
 /// ```
 ///

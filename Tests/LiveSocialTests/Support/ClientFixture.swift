@@ -16,8 +16,8 @@ struct ClientFixture {
         server = try EmbeddedServer(location: .inMemory, clock: clock, epoch: 1_700_000_000)
         try await server.seedDemoData()
         let stamps = Stamps()
-        client = try SocialClient(api: server.connection(userId: userId), userId: userId, cache: cache,
-                                  now: { stamps.next() })
+        client = try await SocialClient.open(api: server.connection(userId: userId), userId: userId, cache: cache,
+                                             now: { stamps.next() })
         if realtime { client.startRealtime() }
     }
 
