@@ -11,8 +11,8 @@ import Darwin
 ///
 /// A process that watches the file makes its pipe and reads it on a thread of its own, blocked
 /// in `poll(2)` on the pipe: the read costs nothing while nobody writes, and a wake-up reaches
-/// the process's stores with no hand-off before theirs (a dispatch source would add two: the
-/// event loop's thread, then a worker thread for its queue). A process that committed to the
+/// the process's stores with no hand-off before theirs (through a dispatch source it went
+/// through two threads first: libdispatch's event loop, then a worker for the source's queue). A process that committed to the
 /// file writes one byte to every other process's pipe (``announce(folder:skipping:)``). The byte
 /// carries nothing but "look now": the woken side reads what changed from the file itself (its
 /// data version and the change log), so a byte lost or merged with others costs latency, never
