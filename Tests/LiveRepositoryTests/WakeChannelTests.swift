@@ -40,7 +40,7 @@ import Darwin
         try makePipe("\(me)-2.new", in: folder)
         try makePipe("\(me)-3.new", in: folder, age: Int(WakeChannel.abandonedAfter) + 60)
         try makePipe("\(Self.deadPID)-4.fifo", in: folder)
-        let reader = try #require(WakeChannel(file: directory.file("shared.sqlite"), queue: DispatchQueue(label: "test")) {})
+        let reader = try #require(WakeChannel(file: directory.file("shared.sqlite")) {})
         defer { reader.close() }
         // Opening the channel cleaned up: what is left is the live pipes.
         let readerName = URL(fileURLWithPath: reader.path).lastPathComponent
@@ -50,6 +50,22 @@ import Darwin
         // The same pipe once it is old enough counts as abandoned.
         WakeChannel.removeStale(in: folder, now: time(nil) + WakeChannel.abandonedAfter + 1)
         #expect(try names(in: folder) == [readerName])
+    }
+
+    @Test func aByteInThePipeWakesItsReaderUntilItIsClosed() throws {
+        let directory = try TemporaryDirectory()
+        let file = directory.file("shared.sqlite")
+        let woken = DispatchSemaphore(value: 0)
+        let reader = try #require(WakeChannel(file: file) { woken.signal() })
+        // Another process's commit: one byte in every pipe of the folder.
+        WakeChannel.announce(folder: WakeChannel.folder(of: file), skipping: nil)
+        #expect(woken.wait(timeout: .now() + 10) == .success)
+        // Merged or not, every wake-up is read: the next one wakes the reader again.
+        WakeChannel.announce(folder: WakeChannel.folder(of: file), skipping: nil)
+        #expect(woken.wait(timeout: .now() + 10) == .success)
+        // Closed, its pipe is gone: a writer finds no one to wake.
+        reader.close()
+        #expect(WakeChannel.fifoNames(in: WakeChannel.folder(of: file)).isEmpty)
     }
 
     @Test func aWriterDeletesThePipeOfAReaderThatDied() throws {

@@ -103,6 +103,14 @@ enum Scenarios {
     /// settled, and every child closes only once all of them were measured: a child's opening
     /// or closing (which opens, checkpoints and closes connections to the file, and can change
     /// what SQLite's `data_version` reports to the others) falls in no one's window.
+    ///
+    /// GRDB's child opens first, alone, and the others once it is ready: a `DatabasePool` that
+    /// finds the file's WAL missing or empty (as the last connection's close leaves it) commits
+    /// a table created and dropped, so that its readers can open. That commit is a write by a
+    /// writer that does not announce itself: made while the stores open, it is found by their
+    /// next slow check (up to a second later, in the window) and every store reads its change
+    /// log once, which is a change to take in, not idling. Made first, with GRDB's pool keeping
+    /// the WAL open, the file is unchanging for every watcher from its opening on.
     static func idle(_ settings: Settings, folder: URL, log: RunLog) async throws -> [Idle] {
         let url = folder.appendingPathComponent("idle.sqlite")
         try await Fixture.create(url)
@@ -110,10 +118,13 @@ enum Scenarios {
         for kind in [WatcherKind.store, .storePolling] { runs += settings.storeCounts.map { (kind, $0) } }
         runs += [(.live, 1), (.livePolling, 1), (.grdb, 1), (.naive, 1)]
         log("idle: \(runs.count) processes watch an unchanging file for \(settings.idleSeconds) s, measured together")
-        let children = try runs.map { kind, stores in
-            (kind, stores, try ChildProcess.start(
-                ["idle", kind.rawValue, url.path, String(settings.idleSeconds), String(stores), String(settings.pollMilliseconds)]))
+        let start = { (kind: WatcherKind, stores: Int) in
+            try ChildProcess.start(
+                ["idle", kind.rawValue, url.path, String(settings.idleSeconds), String(stores), String(settings.pollMilliseconds)])
         }
+        let grdb = try start(.grdb, 1)
+        await grdb.waitForLine(startingWith: "ready")
+        let children = try runs.map { kind, stores in (kind, stores, kind == .grdb ? grdb : try start(kind, stores)) }
         for (_, _, child) in children { await child.waitForLine(startingWith: "ready") }
         for (_, _, child) in children { child.send("go") }
         for (_, _, child) in children { await child.waitForLine(startingWith: "idle ") }

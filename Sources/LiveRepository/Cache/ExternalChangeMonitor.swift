@@ -5,10 +5,11 @@ import Foundation
 /// subscribes here, and all of them share one reader of the file's wake-up channel
 /// (``WakeChannel``) and one timer, whatever their number. See ``ExternalChangeDetection``.
 ///
-/// A subscriber gives a `wake` closure, called (on the monitor's queue) when the file may have
-/// changed: a wake-up from another process, a commit of another subscriber of this process, or a
-/// tick of the timer that found the file's data version changed. It must only schedule its
-/// check, never run it there. The timer runs at the shortest interval any subscriber asks for:
+/// A subscriber gives a `wake` closure, called when the file may have changed: a wake-up from
+/// another process (on the channel's reading thread), a commit of another subscriber of this
+/// process (on the committing subscriber's thread), or a tick of the timer that found the file's
+/// data version changed (on the monitor's queue). It must only schedule its check, never run it
+/// there, nor block: the wake-up reaches it with no hand-off to another thread before its own. The timer runs at the shortest interval any subscriber asks for:
 /// with a channel, the slow check for writers that do not announce themselves; without one (it
 /// could not be made), the polling interval. A tick reads `PRAGMA data_version` once per file, on
 /// a read-only connection of the monitor's own that never waits for a lock
@@ -72,7 +73,7 @@ package final class ExternalChangeMonitor: @unchecked Sendable {
         let (subscription, isFirst) = lock.withLock {
             var watched = files[path] ?? Watched(url: file)
             if detection.wakesUp, watched.channel == nil {
-                watched.channel = WakeChannel(file: file, queue: queue) { [weak self] in self?.channelWoke(path) }
+                watched.channel = WakeChannel(file: file) { [weak self] in self?.channelWoke(path) }
             }
             nextID += 1
             watched.subscribers[nextID] = Subscriber(detection: detection, wake: wake)
@@ -146,7 +147,9 @@ package final class ExternalChangeMonitor: @unchecked Sendable {
             return (watched.channel?.path, others.map(\.value.wake))
         }
         guard let (ownPipe, local) = found else { return }
-        if !local.isEmpty { queue.async { for wake in local { wake() } } }
+        // Each wake only schedules its subscriber's check: called here, with no hop to the
+        // monitor's queue first.
+        for wake in local { wake() }
         WakeChannel.announce(folder: WakeChannel.folder(of: URL(fileURLWithPath: path)), skipping: ownPipe)
     }
 
@@ -179,14 +182,14 @@ package final class ExternalChangeMonitor: @unchecked Sendable {
 
     // MARK: Private
 
-    /// On `queue`: after wake-ups were read from `path`'s channel.
+    /// On the channel's reading thread: after wake-ups were read from `path`'s channel.
     private func channelWoke(_ path: String) {
         lock.withLock { files[path]?.channelWakes += 1 }
         wakeSubscribers(of: path, wakingUp: true)
     }
 
-    /// On `queue`: calls the wake closures of `path`'s subscribers (only of those set to wake
-    /// up, with `wakingUp`: a polling subscriber keeps to its timer).
+    /// Calls the wake closures of `path`'s subscribers (only of those set to wake up, with
+    /// `wakingUp`: a polling subscriber keeps to its timer), outside `lock`.
     private func wakeSubscribers(of path: String, wakingUp: Bool = false) {
         let wakes = lock.withLock {
             files[path]?.subscribers.values.filter { !wakingUp || $0.detection.wakesUp }.map(\.wake) ?? []

@@ -9,11 +9,14 @@ import Darwin
 /// The wake-up channel of a shared file: a folder beside it (`<file>-wake`) holding one named
 /// pipe (FIFO) per process that watches the file.
 ///
-/// A process that watches the file makes its pipe and reads it through a dispatch source: the
-/// read costs nothing while nobody writes. A process that committed to the file writes one byte
-/// to every other process's pipe (``announce(folder:skipping:)``). The byte carries nothing but
-/// "look now": the woken side reads what changed from the file itself (its data version and the
-/// change log), so a byte lost or merged with others costs latency, never a change.
+/// A process that watches the file makes its pipe and reads it on a thread of its own, blocked
+/// in `poll(2)` on the pipe: the read costs nothing while nobody writes, and a wake-up reaches
+/// the process's stores with no hand-off before theirs (through a dispatch source it went
+/// through two threads first: libdispatch's event loop, then a worker for the source's queue). A process that committed to the
+/// file writes one byte to every other process's pipe (``announce(folder:skipping:)``). The byte
+/// carries nothing but "look now": the woken side reads what changed from the file itself (its
+/// data version and the change log), so a byte lost or merged with others costs latency, never
+/// a change.
 ///
 /// A pipe is made under a temporary name, opened, and only then renamed to `<pid>-<random>.fifo`,
 /// so a pipe with its final name always had a reader. A writer opens each pipe without blocking:
@@ -22,52 +25,83 @@ import Darwin
 /// the open and the write gives `EPIPE`, whose `SIGPIPE` is kept from the process. A writer thus
 /// never blocks on, nor is stopped by, a reader.
 ///
-/// `@unchecked Sendable`: the file descriptors are set in `init` and closed once, in ``close()``,
-/// after the read source was cancelled (its cancel handler closes them, on `queue`).
+/// `@unchecked Sendable`: `lock` guards `stopWrite`. The other descriptors are set in `init` and
+/// then used and closed only by the reading thread, which ends once ``close()`` closed
+/// `stopWrite` (its other end then reads as closed).
 final class WakeChannel: @unchecked Sendable {
     /// The pipe this process reads.
     let path: String
-    private let source: any DispatchSourceRead
+    private let lock = NSLock()
+    /// The write end of the pipe that stops the reading thread; -1 once closed.
+    private var stopWrite: Int32
 
-    /// Makes this process's pipe in the folder beside `file` and starts reading it on `queue`;
-    /// `wake` runs there after each batch of wake-ups read. Returns nil when the channel cannot
-    /// be made (a folder that cannot be written, a file system without named pipes).
-    init?(file: URL, queue: DispatchQueue, wake: @escaping @Sendable () -> Void) {
+    /// Makes this process's pipe in the folder beside `file` and starts reading it on a thread
+    /// of its own; `wake` runs there after each batch of wake-ups read, and must not block.
+    /// Returns nil when the channel cannot be made (a folder that cannot be written, a file
+    /// system without named pipes).
+    init?(file: URL, wake: @escaping @Sendable () -> Void) {
         let folder = Self.folder(of: file)
         guard mkdir(folder, 0o700) == 0 || errno == EEXIST else { return nil }
         Self.removeStale(in: folder)
         let name = "\(getpid())-\(UInt64.random(in: 0...UInt64.max) & 0xFFFF_FFFF_FFFF)"
         let temporary = "\(folder)/\(name).new"
         path = "\(folder)/\(name).fifo"
+        var stop: [Int32] = [-1, -1]
         guard mkfifo(temporary, 0o600) == 0 else { return nil }
         let readEnd = open(temporary, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         // The process's own write end keeps the pipe from reading as closed (end of file, which
-        // would wake the source at once, again and again) once every writer has closed it.
+        // would wake the reader at once, again and again) once every writer has closed it.
         let writeEnd = readEnd >= 0 ? open(temporary, O_WRONLY | O_NONBLOCK | O_CLOEXEC) : -1
-        guard readEnd >= 0, writeEnd >= 0, rename(temporary, path) == 0 else {
-            if readEnd >= 0 { closeDescriptor(readEnd) }
-            if writeEnd >= 0 { closeDescriptor(writeEnd) }
+        guard readEnd >= 0, writeEnd >= 0, pipe(&stop) == 0, rename(temporary, path) == 0 else {
+            for descriptor in [readEnd, writeEnd] + stop where descriptor >= 0 { closeDescriptor(descriptor) }
             unlink(temporary)
             return nil
         }
-        source = DispatchSource.makeReadSource(fileDescriptor: readEnd, queue: queue)
-        source.setEventHandler {
-            var buffer = [UInt8](repeating: 0, count: 512)
+        for descriptor in stop { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
+        stopWrite = stop[1]
+        let stopRead = stop[0]
+        let thread = Thread {
+            Self.readLoop(readEnd, stoppedBy: stopRead, wake: wake)
+            for descriptor in [readEnd, writeEnd, stopRead] { closeDescriptor(descriptor) }
+        }
+        thread.name = "LiveRepository.WakeChannel"
+        thread.qualityOfService = .userInitiated
+        thread.start()
+    }
+
+    /// On the reading thread: waits for bytes in the pipe `readEnd`, reads all there are, calls
+    /// `wake`, and again, until `stopRead` reads as closed.
+    private static func readLoop(_ readEnd: Int32, stoppedBy stopRead: Int32, wake: @Sendable () -> Void) {
+        var watched = [
+            pollfd(fd: readEnd, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: stopRead, events: Int16(POLLIN), revents: 0),
+        ]
+        var buffer = [UInt8](repeating: 0, count: 512)
+        while true {
+            guard poll(&watched, 2, -1) >= 0 else {
+                if errno == EINTR { continue }
+                return
+            }
+            if watched[1].revents != 0 { return }
+            guard watched[0].revents & Int16(POLLIN) != 0 else {
+                // Never expected (the process holds a write end): stop rather than spin.
+                if watched[0].revents != 0 { return }
+                continue
+            }
             // Every byte waiting is one wake-up, or several merged: one look serves them all.
-            while buffer.withUnsafeMutableBytes({ read(readEnd, $0.baseAddress, $0.count) }) > 0 {}
+            while buffer.withUnsafeMutableBytes({ readDescriptor(readEnd, $0.baseAddress, $0.count) }) > 0 {}
             wake()
         }
-        source.setCancelHandler {
-            closeDescriptor(readEnd)
-            closeDescriptor(writeEnd)
-        }
-        source.resume()
     }
 
     /// Deletes the pipe (writers stop finding it at once) and stops reading it.
     func close() {
         unlink(path)
-        source.cancel()
+        let descriptor = lock.withLock {
+            defer { stopWrite = -1 }
+            return stopWrite
+        }
+        if descriptor >= 0 { closeDescriptor(descriptor) }
     }
 
     /// The folder of the pipes of `file`'s watchers.
@@ -168,6 +202,16 @@ final class WakeChannel: @unchecked Sendable {
         pthread_sigmask(SIG_SETMASK, &previous, nil)
         #endif
     }
+}
+
+/// `read(2)`, named apart from ``WakeChannel``'s reading loop.
+@inline(__always)
+private func readDescriptor(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+    #if canImport(Glibc)
+    Glibc.read(descriptor, buffer, count)
+    #elseif canImport(Darwin)
+    Darwin.read(descriptor, buffer, count)
+    #endif
 }
 
 /// `close(2)`, named apart from ``WakeChannel/close()``.
