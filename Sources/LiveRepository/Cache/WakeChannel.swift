@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import LiveData
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -25,15 +26,13 @@ import Darwin
 /// the open and the write gives `EPIPE`, whose `SIGPIPE` is kept from the process. A writer thus
 /// never blocks on, nor is stopped by, a reader.
 ///
-/// `@unchecked Sendable`: `lock` guards `stopWrite`. The other descriptors are set in `init` and
-/// then used and closed only by the reading thread, which ends once ``close()`` closed
-/// `stopWrite` (its other end then reads as closed).
-final class WakeChannel: @unchecked Sendable {
+/// The pipe's descriptors are set in `init`, then used and closed only by the reading thread,
+/// which ends once ``close()`` closed `stopWrite` (its other end then reads as closed).
+final class WakeChannel: Sendable {
     /// The pipe this process reads.
     let path: String
-    private let lock = NSLock()
     /// The write end of the pipe that stops the reading thread; -1 once closed.
-    private var stopWrite: Int32
+    private let stopWrite: LockedState<Int32>
 
     /// Makes this process's pipe in the folder beside `file` and starts reading it on a thread
     /// of its own; `wake` runs there after each batch of wake-ups read, and must not block.
@@ -58,7 +57,7 @@ final class WakeChannel: @unchecked Sendable {
             return nil
         }
         for descriptor in stop { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
-        stopWrite = stop[1]
+        stopWrite = LockedState(stop[1])
         let stopRead = stop[0]
         let thread = Thread {
             Self.readLoop(readEnd, stoppedBy: stopRead, wake: wake)
@@ -97,9 +96,9 @@ final class WakeChannel: @unchecked Sendable {
     /// Deletes the pipe (writers stop finding it at once) and stops reading it.
     func close() {
         unlink(path)
-        let descriptor = lock.withLock {
-            defer { stopWrite = -1 }
-            return stopWrite
+        let descriptor = stopWrite.withLock { descriptor in
+            defer { descriptor = -1 }
+            return descriptor
         }
         if descriptor >= 0 { closeDescriptor(descriptor) }
     }
