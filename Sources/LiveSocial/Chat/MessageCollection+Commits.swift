@@ -34,7 +34,7 @@ extension MessageCollection: StoreCommitObserver {
         }
         let request = ExternalRead(
             channelId: channelId, userId: client.userId, ids: messages.flatMap { $0.isWholeTable ? nil : $0.ids },
-            readsMessages: messages != nil, readsChannel: channelTouched, older: olderBound, newer: newerBound)
+            readsMessages: messages != nil, readsChannel: channelTouched, range: HistoryRange(older: olderBound, newer: newerBound))
         client.store.read({ connection -> ExternalRead.Found in try request.run(on: connection) }) { [weak self] result in
             guard let self, case .success(let found) = result else { return }
             self.applyRead(found, of: request)
@@ -73,8 +73,8 @@ struct ExternalRead: Sendable {
     let ids: Set<String>?
     let readsMessages: Bool
     let readsChannel: Bool
-    let older: HistoryBound
-    let newer: HistoryBound
+    /// The part of history the collection had loaded.
+    let range: HistoryRange
 
     struct Found: Sendable {
         /// The channel's messages found, oldest first.
@@ -90,7 +90,8 @@ struct ExternalRead: Sendable {
                     .filter { $0.channelId == channelId }
             } else {
                 let locals = try Message.local(of: userId, in: channelId, from: connection)
-                let ranged = try rangeRead(on: connection)
+                let channel = CacheQuery<Message>([.equals("channelId", .text(channelId))], orderBy: "createdAt")
+                let ranged = try Message.read(channel, within: range, from: connection)
                 let localIDs = Set(locals.map(\.id))
                 found.messages = locals + ranged.filter { !localIDs.contains($0.id) }
             }
@@ -98,25 +99,5 @@ struct ExternalRead: Sendable {
         }
         if readsChannel { found.channel = try Channel.read(id: channelId, from: connection) }
         return found
-    }
-
-    /// The channel's messages between the loaded range's bounds.
-    private func rangeRead(on connection: SQLiteConnection) throws -> [Message] {
-        let table = Message.table
-        var sql = "SELECT \(table.columnList) FROM \(table.name) WHERE channelId = ?"
-        var bindings: [SQLiteValue] = [.text(channelId)]
-        for (bound, including, excluding) in [(older, ">=", ">"), (newer, "<=", "<")] {
-            switch bound {
-            case .open:
-                continue
-            case .including(let position):
-                sql += " AND (createdAt, id) \(including) (?, ?)"
-                bindings += [.real(position.createdAt), .text(position.id)]
-            case .excluding(let position):
-                sql += " AND (createdAt, id) \(excluding) (?, ?)"
-                bindings += [.real(position.createdAt), .text(position.id)]
-            }
-        }
-        return try connection.query(sql + " ORDER BY createdAt, id", bindings) { try Message(row: $0) }
     }
 }

@@ -370,7 +370,7 @@ extension MessageCollection {
         _ query: CacheQuery<Message>, after start: MessagePosition, limit: Int, skipping locals: [Message],
         from connection: SQLiteConnection
     ) throws -> [Message] {
-        let rows = try Message.read(query, after: start.tuple, limit: limit + locals.count, from: connection)
+        let rows = try Message.read(query, within: .after(start, in: query), limit: limit + locals.count, from: connection)
         return Array(rows.filter { !$0.isPending }.prefix(limit))
     }
 

@@ -194,37 +194,6 @@ public final class MessageCollection {
     }
 }
 
-/// One end of the part of history a message collection has loaded.
-enum HistoryBound {
-    /// Nothing lies beyond: every message on this side is in range.
-    case open
-    /// Messages up to and including this position are in range.
-    case including(MessagePosition)
-    /// Messages before this position are in range; it is the first one a page left out.
-    case excluding(MessagePosition)
-
-    /// Whether `position` is on the inner side of the bound: above it for the older end
-    /// (`fromBelow`), below it for the newer end.
-    func admits(_ position: MessagePosition, fromBelow: Bool) -> Bool {
-        switch self {
-        case .open: true
-        case .including(let bound): fromBelow ? position >= bound : position <= bound
-        case .excluding(let bound): fromBelow ? position > bound : position < bound
-        }
-    }
-
-    /// Whether nothing lies beyond: there is nothing more to load on this side.
-    var isOpen: Bool {
-        if case .open = self { true } else { false }
-    }
-
-    /// The bound a page answered by the server sets: just before the first message it left out
-    /// (its peek), or open when there was none.
-    static func after(page: [Message], keeping size: Int) -> HistoryBound {
-        page.count > size ? .excluding(MessagePosition(of: page[size])) : .open
-    }
-}
-
 extension Array {
     /// The first index whose element satisfies `belongs`, which must be false for a prefix of the
     /// array and true for the rest (binary search).
