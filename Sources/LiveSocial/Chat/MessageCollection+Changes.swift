@@ -5,8 +5,7 @@ extension MessageCollection: ChatConnectionListener {
     /// the delegate and ``events``, reported with the change's source.
     func apply(_ change: ChatChange) {
         // After a huge gap the collection is stale: it waits to be disposed.
-        guard !isDisposed, isStarted, !hasHugeGap else { return }
-        if let sequence = change.sequence, isInSync, let syncSequence { self.syncSequence = max(syncSequence, sequence) }
+        guard state.changeCommitted(sequence: change.sequence) == .apply else { return }
         var report = Report(source: change.source)
         for record in change.upserts {
             switch record {
@@ -34,19 +33,23 @@ extension MessageCollection: ChatConnectionListener {
     }
 
     func clientDidConnect() {
-        guard !isDisposed, isStarted, isInitialized, !isSyncing, !hasHugeGap else { return }
-        if syncSequence == nil || hasCachedPages {
-            // Started offline, the server's first answer is still owed; or pages came from the
-            // cache, which the change log cannot correct (it holds changes since the sync point,
-            // not the messages the cache never had): load from the server again.
-            run { await $0.loadFromServer(then: nil, reportingDifferences: true) }
-        } else {
-            run { await $0.catchUp() }
-        }
+        perform(state.connected())
     }
 
     func clientDidDisconnect() {
-        isInSync = false
+        state.disconnected()
+    }
+
+    /// Runs what the state machine asks for when the connection comes back: a load from the
+    /// server (the first answer is still owed, or a side came from the cache, which the change log
+    /// cannot correct) or a catch-up. The other actions are run where their input arrives, which
+    /// holds what they need (the change, the handlers, the page).
+    func perform(_ action: MessageCollectionState.Action) {
+        switch action {
+        case .reload: run { await $0.loadFromServer(then: nil, reportingDifferences: true) }
+        case .catchUp(let since): run { await $0.catchUp(since: since) }
+        case .none, .refuse, .start, .loadPage, .apply, .readExternal, .stop: break
+        }
     }
 
     // MARK: Applying changes
@@ -182,10 +185,8 @@ extension MessageCollection: ChatConnectionListener {
     /// Reads the channel's change log since the sync point and applies it, reported with the
     /// source ``MessageEventSource/changelog``; or, when more than ``hugeGapThreshold`` messages
     /// changed, reports a huge gap and applies nothing.
-    func catchUp() async {
-        guard var since = syncSequence else { return }
-        isSyncing = true
-        defer { isSyncing = false }
+    func catchUp(since point: Int64) async {
+        var since = point
         var records: [SocialRecordKey: SocialRecord] = [:]
         var order: [SocialRecordKey] = []
         var removed: [SocialRecordKey] = []
@@ -200,7 +201,7 @@ extension MessageCollection: ChatConnectionListener {
                 removed += log.deleted
                 since = log.latestSequence
                 if missedCount(records.values) + removed.count > hugeGapThreshold {
-                    hasHugeGap = true
+                    state.hugeGapFound()
                     emit(.hugeGapDetected)
                     delegate?.didDetectHugeGap(self)
                     return
@@ -212,10 +213,10 @@ extension MessageCollection: ChatConnectionListener {
             if let channel { change.upserts.append(.channel(channel)) } else { change.removals.append(SocialRecordKey(.channel, channelId)) }
             try await client.commit(change)
             if isDisposed { return }
-            syncSequence = max(syncSequence ?? since, since)
-            isInSync = client.isConnected
+            state.catchUpFinished(through: since, connected: client.isConnected)
         } catch {
             // The next reconnection tries again from the same point.
+            state.catchUpFailed()
         }
     }
 

@@ -20,21 +20,19 @@ extension MessageCollection: StoreCommitObserver {
 
     /// Reads the rows another connection changed that concern the collection, then applies them.
     private func applyExternal(_ external: StoreChange) {
-        guard !isDisposed, isStarted, !hasHugeGap else { return }
+        guard state.followsChanges else { return }
         let messages = external[Message.table.name]
         let channels = external[Channel.table.name]
         let channelTouched = channels.map { $0.isWholeTable || $0.ids.contains(channelId) } ?? false
         guard messages != nil || channelTouched else { return }
-        if messages?.isRebuilt == true || channels?.isRebuilt == true {
-            // A recovery rebuilt the cache empty: it says nothing about the messages, so the
-            // list stays and is loaded from the server again, now or once connected.
-            hasCachedPages = true
-            if client.isConnected { clientDidConnect() }
-            return
-        }
+        // A recovery that rebuilt the cache empty says nothing about the messages: the list stays
+        // and is loaded from the server again, now or once connected.
+        let rebuilt = messages?.isRebuilt == true || channels?.isRebuilt == true
+        let action = state.externalCommit(rebuilt: rebuilt, connected: client.isConnected)
+        guard action == .readExternal else { return perform(action) }
         let request = ExternalRead(
             channelId: channelId, userId: client.userId, ids: messages.flatMap { $0.isWholeTable ? nil : $0.ids },
-            readsMessages: messages != nil, readsChannel: channelTouched, older: olderBound, newer: newerBound)
+            readsMessages: messages != nil, readsChannel: channelTouched, range: state.range)
         client.store.read({ connection -> ExternalRead.Found in try request.run(on: connection) }) { [weak self] result in
             guard let self, case .success(let found) = result else { return }
             self.applyRead(found, of: request)
@@ -44,7 +42,7 @@ extension MessageCollection: StoreCommitObserver {
     /// Applies what a read of externally changed rows found: rows of the channel as they are
     /// now, and removals of the listed messages and of the channel the read no longer found.
     private func applyRead(_ found: ExternalRead.Found, of request: ExternalRead) {
-        guard !isDisposed, isStarted, !hasHugeGap else { return }
+        guard state.externalRowsRead() == .apply else { return }
         var change = ChatChange(upserts: found.messages.map(SocialRecord.message), source: .cache)
         let present = Set(found.messages.map(\.id))
         let shown = Set(succeeded.map(\.id)).union(locals.keys)
@@ -73,8 +71,8 @@ struct ExternalRead: Sendable {
     let ids: Set<String>?
     let readsMessages: Bool
     let readsChannel: Bool
-    let older: HistoryBound
-    let newer: HistoryBound
+    /// The part of history the collection had loaded.
+    let range: HistoryRange
 
     struct Found: Sendable {
         /// The channel's messages found, oldest first.
@@ -90,7 +88,8 @@ struct ExternalRead: Sendable {
                     .filter { $0.channelId == channelId }
             } else {
                 let locals = try Message.local(of: userId, in: channelId, from: connection)
-                let ranged = try rangeRead(on: connection)
+                let channel = CacheQuery<Message>([.equals("channelId", .text(channelId))], orderBy: "createdAt")
+                let ranged = try Message.read(channel, within: range, from: connection)
                 let localIDs = Set(locals.map(\.id))
                 found.messages = locals + ranged.filter { !localIDs.contains($0.id) }
             }
@@ -98,25 +97,5 @@ struct ExternalRead: Sendable {
         }
         if readsChannel { found.channel = try Channel.read(id: channelId, from: connection) }
         return found
-    }
-
-    /// The channel's messages between the loaded range's bounds.
-    private func rangeRead(on connection: SQLiteConnection) throws -> [Message] {
-        let table = Message.table
-        var sql = "SELECT \(table.columnList) FROM \(table.name) WHERE channelId = ?"
-        var bindings: [SQLiteValue] = [.text(channelId)]
-        for (bound, including, excluding) in [(older, ">=", ">"), (newer, "<=", "<")] {
-            switch bound {
-            case .open:
-                continue
-            case .including(let position):
-                sql += " AND (createdAt, id) \(including) (?, ?)"
-                bindings += [.real(position.createdAt), .text(position.id)]
-            case .excluding(let position):
-                sql += " AND (createdAt, id) \(excluding) (?, ?)"
-                bindings += [.real(position.createdAt), .text(position.id)]
-            }
-        }
-        return try connection.query(sql + " ORDER BY createdAt, id", bindings) { try Message(row: $0) }
     }
 }

@@ -26,13 +26,11 @@ extension MessageCollection {
         initPolicy: MessageCollectionInitPolicy = .cacheAndReplaceByApi,
         cacheResultHandler: MessageHandler? = nil, apiResultHandler: MessageHandler? = nil
     ) {
-        let refusal: ChatError? = isDisposed ? .disposed : isStarted ? .alreadyStarted : nil
-        if let refusal {
+        if case .refuse(let refusal) = state.start() {
             cacheResultHandler?(nil, refusal)
             apiResultHandler?(nil, refusal)
             return
         }
-        isStarted = true
         client.addChatListener(self)
         client.store.addCommitObserver(self)
         run { collection in
@@ -79,8 +77,9 @@ extension MessageCollection {
             succeeded = Self.merge(before.prefix(previous), after.prefix(next)).map(params.project)
             // The cache may lack messages: without a message beyond a side, that side ends at
             // what was loaded, and only the server can say whether more exist.
-            olderBound = before.count > previous ? .excluding(MessagePosition(of: before[previous]))
+            let olderBound: HistoryBound = before.count > previous ? .excluding(MessagePosition(of: before[previous]))
                 : .including(succeeded.first.map(MessagePosition.init(of:)) ?? olderStart)
+            let newerBound: HistoryBound
             if after.count > next {
                 newerBound = .excluding(MessagePosition(of: after[next]))
             } else if startingPoint >= client.now() {
@@ -88,6 +87,7 @@ extension MessageCollection {
             } else {
                 newerBound = .including(succeeded.last.map(MessagePosition.init(of:)) ?? newerStart)
             }
+            state.cacheRead(HistoryRange(older: olderBound, newer: newerBound))
             _ = mergeArrivals()
             publish()
             handler?(succeededMessages, nil)
@@ -114,18 +114,15 @@ extension MessageCollection {
             try await replace(newerPage, after: newerStart, newestFirst: false, keeping: next, channel: nil)
             guard !isDisposed else { return }
             let old = succeeded
-            olderBound = .after(page: olderPage, keeping: previous)
-            newerBound = .after(page: newerPage, keeping: next)
+            state.serverRead(
+                HistoryRange(older: .after(page: olderPage, keeping: previous), newer: .after(page: newerPage, keeping: next)),
+                through: sequence, connected: client.isConnected)
             succeeded = []
             for message in Self.merge(olderPage.prefix(previous), newerPage.prefix(next)) { insertSucceeded(params.project(message)) }
             // Changes that came while the server answered are newer than its pages.
             _ = mergeArrivals()
             let sent = settleLocals()
             channelValue = serverChannel ?? channelValue
-            syncSequence = sequence
-            isInSync = client.isConnected
-            isInitialized = true
-            hasCachedPages = false
             // A sent message is reported once, as its pending copy updated, in the same report as
             // the differences: the snapshot that follows shows both.
             let sentIDs = Set(sent.map(\.id))
@@ -136,7 +133,7 @@ extension MessageCollection {
             handler?(succeededMessages, nil)
         } catch {
             guard !isDisposed else { return }
-            isInitialized = true
+            state.serverFailed()
             handler?(nil, error)
         }
     }
@@ -244,12 +241,9 @@ extension MessageCollection {
     }
 
     private func loadPage(newestFirst: Bool) async throws -> [Message] {
-        if isDisposed { throw ChatError.disposed }
-        guard isInitialized else { throw ChatError.notStarted }
-        guard !(newestFirst ? isLoadingPrevious : isLoadingNext) else { throw ChatError.loadInProgress }
-        guard newestFirst ? hasPrevious : hasNext else { throw ChatError.noMorePages }
-        setLoading(newestFirst, true)
-        defer { setLoading(newestFirst, false) }
+        let side: MessageCollectionState.Side = newestFirst ? .older : .newer
+        if case .refuse(let refusal) = state.pageRequested(side) { throw refusal }
+        defer { state.pageEnded(side) }
         // A side that opened empty pages with the default size.
         let resultSize = newestFirst ? params.previousResultSize : params.nextResultSize
         let size = resultSize == 0 ? Self.defaultPageSize : resultSize
@@ -283,9 +277,7 @@ extension MessageCollection {
             // The side now ends at the cached page, which may have gaps (messages the cache
             // never had) and messages the server deleted while no collection followed the
             // channel: the server fills the gaps when the connection comes back.
-            let end = MessagePosition(of: newestFirst ? succeeded.first! : succeeded.last!)
-            if newestFirst { olderBound = .including(end) } else { newerBound = .including(end) }
-            hasCachedPages = true
+            state.pageReadFromCache(side, through: MessagePosition(of: newestFirst ? succeeded.first! : succeeded.last!))
             publish()
             return ordered(cachedPage)
         }
@@ -293,11 +285,7 @@ extension MessageCollection {
         let keptIDs = Set(page.prefix(size).map(\.id))
         succeeded.removeAll { message in cachedPage.contains { $0.id == message.id } && !keptIDs.contains(message.id) }
         for message in page.prefix(size) { insertSucceeded(params.project(message)) }
-        if newestFirst {
-            olderBound = .after(page: page, keeping: size)
-        } else {
-            newerBound = .after(page: page, keeping: size)
-        }
+        state.pageRead(side, bound: .after(page: page, keeping: size))
         // Changes that came meanwhile win over the page; those now in range were not reported yet.
         let joined = mergeArrivals()
         let sent = settleLocals()
@@ -333,10 +321,6 @@ extension MessageCollection {
     /// The page size of a side whose result size is zero.
     static let defaultPageSize = 20
 
-    private func setLoading(_ newestFirst: Bool, _ loading: Bool) {
-        if newestFirst { isLoadingPrevious = loading } else { isLoadingNext = loading }
-    }
-
     // MARK: Cache
 
     /// Writes a server page to the cache and clears the cached messages it shows are gone: those
@@ -370,7 +354,7 @@ extension MessageCollection {
         _ query: CacheQuery<Message>, after start: MessagePosition, limit: Int, skipping locals: [Message],
         from connection: SQLiteConnection
     ) throws -> [Message] {
-        let rows = try Message.read(query, after: start.tuple, limit: limit + locals.count, from: connection)
+        let rows = try Message.read(query, within: .after(start, in: query), limit: limit + locals.count, from: connection)
         return Array(rows.filter { !$0.isPending }.prefix(limit))
     }
 

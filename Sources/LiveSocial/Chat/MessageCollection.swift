@@ -46,7 +46,7 @@ public final class MessageCollection {
     /// The whole list as it is now: set after every change, start and page.
     public var snapshot: LiveData<MessageCollectionSnapshot> { snapshotData }
     /// Whether ``dispose()`` was called.
-    public private(set) var isDisposed = false
+    public var isDisposed: Bool { state.isDisposed }
 
     let client: SocialClient
     let eventData = MutableLiveData<MessageCollectionEvent>()
@@ -57,34 +57,15 @@ public final class MessageCollection {
     /// The user's pending and failed messages in the channel, by client request id.
     var locals: [String: Message] = [:]
     var channelValue: Channel?
-    /// Where the loaded part of history ends on the older side; a message beyond it is not listed
-    /// until a page brings it. Open once the server said nothing is older.
-    var olderBound = HistoryBound.including(MessagePosition(createdAt: -.infinity, id: ""))
-    /// Where the loaded part of history ends on the newer side; open once nothing is newer.
-    var newerBound = HistoryBound.including(MessagePosition(createdAt: .infinity, id: ""))
-    var isStarted = false
-    /// Whether the start finished (the server answered or failed): pages may load from then on.
-    var isInitialized = false
-    var isLoadingPrevious = false
-    var isLoadingNext = false
+    /// The phase, the two ends of the loaded part of history (a message beyond them is not listed
+    /// until a page brings it) and the sync point: the state machine this type drives.
+    var state = MessageCollectionState()
     /// How many loads (the start's cache read and server step, pages) are waiting for an answer.
     var loadsInFlight = 0
     /// While loads wait for the server, the server copies of this channel's messages that changes
     /// brought meanwhile, by id (nil for one that left the list): newer than what a page holds, so
     /// they win over it and are never cleared from the cache as stale.
     var arrivals: [String: Message?] = [:]
-    /// The server sequence number the collection has every change of its channel up to; nil
-    /// until the server answered.
-    var syncSequence: Int64?
-    /// Whether real-time events arrived without interruption since ``syncSequence``, so that each
-    /// one advances it.
-    var isInSync = false
-    var isSyncing = false
-    var hasHugeGap = false
-    /// Whether a page came from the cache because the server failed: the list may then miss
-    /// messages the cache never had, or hold some the server deleted, until the next load from
-    /// the server.
-    var hasCachedPages = false
     /// Running work, canceled by ``dispose()``.
     var tasks: [Int: Task<Void, Never>] = [:]
     private var nextTaskNumber = 0
@@ -108,10 +89,10 @@ public final class MessageCollection {
     /// The user's messages that failed to send, oldest first: resend or remove them.
     public var failedMessages: [Message] { localMessages(.failed) }
     /// Whether older messages can be loaded with ``loadPrevious()``.
-    public var hasPrevious: Bool { !olderBound.isOpen }
+    public var hasPrevious: Bool { state.hasPrevious }
     /// Whether newer messages can be loaded with ``loadNext()``; while true, new messages are not
     /// added by themselves.
-    public var hasNext: Bool { !newerBound.isOpen }
+    public var hasNext: Bool { state.hasNext }
     /// The channel, once read from the cache or the server.
     public var channel: Channel? { channelValue }
 
@@ -148,8 +129,7 @@ public final class MessageCollection {
 
     /// Whether a succeeded message falls inside the part of history the collection has loaded.
     func isInRange(_ message: Message) -> Bool {
-        let position = MessagePosition(of: message)
-        return olderBound.admits(position, fromBelow: true) && newerBound.admits(position, fromBelow: false)
+        state.range.contains(MessagePosition(of: message))
     }
 
     // MARK: Work
@@ -181,8 +161,7 @@ public final class MessageCollection {
     /// Calling anything afterwards is safe: paging and starting fail with ``ChatError/disposed``,
     /// and disposing again does nothing.
     public func dispose() {
-        guard !isDisposed else { return }
-        isDisposed = true
+        guard state.dispose() == .stop else { return }
         delegate = nil
         client.removeChatListener(self)
         client.store.removeCommitObserver(self)
@@ -191,37 +170,6 @@ public final class MessageCollection {
         succeeded = []
         locals = [:]
         arrivals = [:]
-    }
-}
-
-/// One end of the part of history a message collection has loaded.
-enum HistoryBound {
-    /// Nothing lies beyond: every message on this side is in range.
-    case open
-    /// Messages up to and including this position are in range.
-    case including(MessagePosition)
-    /// Messages before this position are in range; it is the first one a page left out.
-    case excluding(MessagePosition)
-
-    /// Whether `position` is on the inner side of the bound: above it for the older end
-    /// (`fromBelow`), below it for the newer end.
-    func admits(_ position: MessagePosition, fromBelow: Bool) -> Bool {
-        switch self {
-        case .open: true
-        case .including(let bound): fromBelow ? position >= bound : position <= bound
-        case .excluding(let bound): fromBelow ? position > bound : position < bound
-        }
-    }
-
-    /// Whether nothing lies beyond: there is nothing more to load on this side.
-    var isOpen: Bool {
-        if case .open = self { true } else { false }
-    }
-
-    /// The bound a page answered by the server sets: just before the first message it left out
-    /// (its peek), or open when there was none.
-    static func after(page: [Message], keeping size: Int) -> HistoryBound {
-        page.count > size ? .excluding(MessagePosition(of: page[size])) : .open
     }
 }
 
