@@ -11,16 +11,17 @@ import TestSupport
 /// A test writes commands with ``send(_:)`` and waits for what they print with ``waitFor(_:movingMark:)``
 /// or ``waitForLine(_:where:)``: each wait looks at the output after the *mark*, and (by default)
 /// moves the mark to the end of what it found, so consecutive waits also check the order of the
-/// lines. Waits are event driven: the output's readability handler wakes them (and the
-/// termination handler reads what is left, since on Linux that handler sometimes misses the end
-/// of a pipe: seen as `finish()` hanging with several apps launched at once). A wait ends when
+/// lines. Waits are event driven: a thread per pipe, blocked in its read, wakes them as output
+/// comes. (Not `FileHandle.readabilityHandler`: on Linux its dispatch source sometimes missed
+/// the end of a pipe, and tearing it down races libdispatch's event loop, an intermittent crash
+/// of the whole test process in `_dispatch_event_loop_drain`, swift-corelibs-foundation pull
+/// request 5507.) A wait ends when
 /// its text comes, when the app's output ends without it, or when the test is cancelled (its time
 /// limit); the last two throw a ``Failure`` with the output so far.
 ///
 /// `@unchecked Sendable`: every mutable property (the output and errors collected, the mark, the
-/// exit status, the waits under way) is read and written only while holding `lock`, an `NSLock`
-/// (and the pipes are read only while holding `readLock`, another `NSLock`);
-/// the process and the pipes are set up in `init` and used afterwards only through calls that are
+/// exit status, the waits under way) is read and written only while holding `lock`, an `NSLock`;
+/// each pipe is read by its own thread only; the process and the pipes are set up in `init` and used afterwards only through calls that are
 /// safe from any thread.
 final class SampleProcess: @unchecked Sendable {
     /// Why a wait or a launch failed, with the output so far.
@@ -56,7 +57,6 @@ final class SampleProcess: @unchecked Sendable {
     private let lock = NSLock()
     /// Serializes the reads of the pipes, each with the ``received(_:isError:)`` that follows it,
     /// so that the output keeps its order whichever thread reads. Taken before `lock`, never after.
-    private let readLock = NSLock()
     // Guarded by `lock`:
     private var outputBytes = Data()
     private var errorBytes = Data()
@@ -98,25 +98,13 @@ final class SampleProcess: @unchecked Sendable {
         process.standardInput = input
         process.standardOutput = output
         process.standardError = errors
-        output.fileHandleForReading.readabilityHandler = { [weak self] _ in
-            self?.read(isError: false, toEnd: false)
-        }
-        errors.fileHandleForReading.readabilityHandler = { [weak self] _ in
-            self?.read(isError: true, toEnd: false)
-        }
-        process.terminationHandler = { [weak self] process in
-            // The readability handler sometimes misses the end of a pipe on Linux (its dispatch
-            // source does not fire again), so once the app has exited, what is left is read here.
-            self?.read(isError: false, toEnd: true)
-            self?.read(isError: true, toEnd: true)
-            self?.exited(process.terminationStatus)
-        }
+        process.terminationHandler = { [weak self] process in self?.exited(process.terminationStatus) }
         try process.run()
+        startReading(isError: false)
+        startReading(isError: true)
     }
 
     deinit {
-        output.fileHandleForReading.readabilityHandler = nil
-        errors.fileHandleForReading.readabilityHandler = nil
         if process.isRunning { process.terminate() }
     }
 
@@ -247,16 +235,17 @@ final class SampleProcess: @unchecked Sendable {
         lock.withLock { String(decoding: outputBytes, as: UTF8.self) + String(decoding: errorBytes, as: UTF8.self) }
     }
 
-    /// Reads what the app wrote on standard output (or error), once or until the end.
-    private func read(isError: Bool, toEnd: Bool) {
+    /// Reads what the app writes on standard output (or error) on a thread of its own, blocked in
+    /// each read, until the end of the pipe: once the app and everything it started closed it.
+    private func startReading(isError: Bool) {
         let handle = (isError ? errors : output).fileHandleForReading
-        readLock.withLock {
-            repeat {
-                guard !lock.withLock({ isError ? errorsEnded : outputEnded }) else { return }
+        Thread.detachNewThread { [weak self] in
+            while true {
                 let data = handle.availableData
-                if data.isEmpty { handle.readabilityHandler = nil }
-                received(data, isError: isError)
-            } while toEnd
+                guard let self else { return }
+                self.received(data, isError: isError)
+                if data.isEmpty { return }
+            }
         }
     }
 
