@@ -77,7 +77,7 @@ struct SocialClientCorruptionTests {
             await client.store.close()
         }
         server.reconnect()
-        let before = try ServerFileSnapshot(of: serverURL)
+        let before = try ServerFileContents(of: serverURL)
         // The header becomes garbage: the next client moves the file aside, pending message and all.
         var random = SeededRandom(seed: 12)
         _ = try CacheFileDamage.garbageHeader.apply(to: cacheURL, random: &random)
@@ -91,7 +91,7 @@ struct SocialClientCorruptionTests {
         let cached = try await client.store.read { try Message.read(id: lostId, from: $0) }
         #expect(cached == nil)
         // Handling the damage did not touch the server.
-        let afterRecovery = try ServerFileSnapshot(of: serverURL)
+        let afterRecovery = try ServerFileContents(of: serverURL)
         #expect(afterRecovery == before, "the server changed: \(before.differences(from: afterRecovery))")
         // Online again, the outbox sends what it has, oldest first: the lost message is not among it.
         client.startRealtime()

@@ -8,8 +8,8 @@ enum DiffScenario {
     /// Milliseconds per call of `CollectionDiffing.change`, one sample per call, after checking
     /// that the change turns `old` into `new`.
     static func collectionDiffing(_ input: DiffInput, calls: Int) -> [Double] {
-        let old = CollectionDiffing.Snapshot(input.old)
-        let new = CollectionDiffing.Snapshot(input.new)
+        let old = CollectionDiffing.Rows(input.old)
+        let new = CollectionDiffing.Rows(input.new)
         let change = CollectionDiffing.change(from: old, to: new, modified: input.modified)
         guard change.applied(to: input.old.map(\.id), inserting: { input.new[$0].id }) == input.new.map(\.id) else {
             fatalError("CollectionDiffing: the change does not lead to the new snapshot")

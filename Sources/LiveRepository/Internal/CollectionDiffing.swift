@@ -3,12 +3,12 @@
 /// Not API: it is `@_spi(Benchmarks)` so that `Benchmarks/` can time it on its own.
 @_spi(Benchmarks)
 public enum CollectionDiffing {
-    /// A snapshot of a window, in display order: each row's record `id`, which identifies it,
+    /// The rows of a window, in display order: each row's record `id`, which identifies it,
     /// and its rowid. Made once, before timing, as a collection keeps its rows.
-    public struct Snapshot: Sendable {
+    public struct Rows: Sendable {
         let rows: DisplayRows
 
-        /// A snapshot of `rows`, whose ids are unique.
+        /// The window of `rows`, whose ids are unique.
         public init(_ rows: [(id: String, rowid: Int64)]) {
             self.rows = DisplayRows(rows.map { RowKey(value: .null, id: $0.id, rowid: $0.rowid) })
         }
@@ -16,7 +16,7 @@ public enum CollectionDiffing {
 
     /// The change from `old` to `new`; rows kept in both whose old or new rowid is in
     /// `modified` are reported as modifications. See ``CollectionChange`` for the index spaces.
-    public static func change(from old: Snapshot, to new: Snapshot, modified: Set<Int64>) -> CollectionChange {
+    public static func change(from old: Rows, to new: Rows, modified: Set<Int64>) -> CollectionChange {
         WindowDiff.change(from: old.rows, to: new.rows, modified: modified)
     }
 }

@@ -92,7 +92,7 @@ enum WindowDiff {
         }
 
         // For each old row: its relative new position, or -1 when it left. A row that follows
-        // the previous common row in both snapshots needs no lookup; another is found by its
+        // the previous common row in both windows needs no lookup; another is found by its
         // rowid, and counts only if the ids agree (the rowid may now hold another record).
         var target = [Int](repeating: -1, count: oldCount)
         var claimed = [Bool](repeating: false, count: newCount)

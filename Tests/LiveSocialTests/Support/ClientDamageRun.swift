@@ -85,7 +85,7 @@ struct ClientDamageRun {
             await client.store.close()
             steps.append("a client loaded \(loaded) records into its cache")
         }
-        let before = try ServerFileSnapshot(of: serverURL)
+        let before = try ServerFileContents(of: serverURL)
         steps.append("damaged the cache: \(try damage.apply(to: cacheURL, random: &random))")
 
         let client: SocialClient
@@ -125,8 +125,8 @@ struct ClientDamageRun {
 
     /// The server's file must be row for row and byte for byte what it was, and its folder must
     /// hold nothing moved aside.
-    private mutating func checkServer(_ url: URL, before: ServerFileSnapshot) throws {
-        let after = try ServerFileSnapshot(of: url)
+    private mutating func checkServer(_ url: URL, before: ServerFileContents) throws {
+        let after = try ServerFileContents(of: url)
         if after != before { problems.append("the server's file changed: \(before.differences(from: after))") }
         let names = try FileManager.default.contentsOfDirectory(atPath: url.deletingLastPathComponent().path)
         if names.contains(where: { $0.contains("damaged") }) { problems.append("something was moved aside in the server's folder: \(names)") }

@@ -4,9 +4,9 @@ import LiveRepository
 /// Everything a server file holds, read with plain SQL from a copy of it (so the reading changes
 /// nothing of the original): every table's rows, and the bytes of the file and its WAL.
 ///
-/// Two snapshots are equal when the server's data is row for row and byte for byte the same.
+/// Two are equal when the server's data is row for row and byte for byte the same.
 /// The shared-memory index (`-shm`) is left out: readers write their marks in it.
-struct ServerFileSnapshot: Equatable {
+struct ServerFileContents: Equatable {
     /// Each table's rows, every column as text ("NULL" for NULL), sorted.
     let tables: [String: [[String]]]
     let fileBytes: Data
@@ -37,7 +37,7 @@ struct ServerFileSnapshot: Equatable {
     }
 
     /// What differs from `other`, for a failure report.
-    func differences(from other: ServerFileSnapshot) -> String {
+    func differences(from other: ServerFileContents) -> String {
         var lines: [String] = []
         for name in Set(tables.keys).union(other.tables.keys).sorted() where tables[name] != other.tables[name] {
             lines.append("table \(name): \(tables[name]?.count ?? 0) rows before, \(other.tables[name]?.count ?? 0) after")
