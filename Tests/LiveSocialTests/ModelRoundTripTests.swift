@@ -92,7 +92,7 @@ struct ModelRoundTripTests {
     }
 
     /// Stores `record`, overwrites `column` with a value no enumeration case has, and expects
-    /// reading the row back to throw a type mismatch that names the value.
+    /// reading the row back to throw a type mismatch that names the value and the column.
     private func expectUnknownValueThrows<Record: CacheRecord>(_ record: Record, column: String) async throws {
         #expect(Record.table.columns.contains { $0.name == column })
         let store = try LiveStore(location: .inMemory, migrations: LiveSocialSchema.migrations)
@@ -105,7 +105,7 @@ struct ModelRoundTripTests {
             _ = try await store.read { try Record.read(id: record.id, from: $0) }
         } throws: { error in
             guard let error = error as? SQLiteError else { return false }
-            return error.code == 20 /* SQLITE_MISMATCH */ && error.message.contains("'from-the-future'")
+            return error.code == 20 /* SQLITE_MISMATCH */ && error.message.contains("'from-the-future' in column \(column)")
         }
         await store.close()
     }

@@ -1,10 +1,11 @@
 /// A model that the cache stores as a row of its own table.
 ///
-/// Conform a model to it to make live objects and live collections of it. The table is declared
-/// by ``table``; ``init(row:)`` reads a row selected with the table's columns in declaration
-/// order, and ``columnValues`` gives the values to write in that same order. The first column
-/// is always the text primary key `id`. ``SchemaRecord`` gives all three from one list of
-/// columns; conform to `CacheRecord` directly to write them by hand:
+/// Conform a model to it to make live objects and live collections of it. ``table`` is the one
+/// list of the model's columns; ``init(row:)`` reads a row selected with them in that order,
+/// and ``columnValues`` gives the values to write in that same order. The first column is
+/// always the text primary key `id`. Write both with ``ColumnReader`` and ``ColumnWriter``,
+/// which check, in a debug build, each property's type against its column and that no column
+/// is left out:
 ///
 /// ```swift
 /// struct Note: CacheRecord {
@@ -12,8 +13,18 @@
 ///     var body: String
 ///     static let table = RecordTable(name: "notes", columns: [.text("id"), .text("body")])
 ///     init(id: String, body: String) { self.id = id; self.body = body }
-///     init(row: SQLiteRow) { id = row.string(0); body = row.string(1) }
-///     var columnValues: [SQLiteValue] { [.text(id), .text(body)] }
+///     init(row: SQLiteRow) throws {
+///         var columns = ColumnReader(row, of: Self.table)
+///         id = try columns.next()
+///         body = try columns.next()
+///         columns.finish()
+///     }
+///     var columnValues: [SQLiteValue] {
+///         var values = ColumnWriter(Self.table)
+///         values.append(id)
+///         values.append(body)
+///         return values.finish()
+///     }
 /// }
 /// ```
 public protocol CacheRecord: Sendable, Equatable, Identifiable where ID == String {

@@ -40,3 +40,20 @@ public struct RecordTable: Sendable, Hashable {
     /// The index of a column by name, or nil.
     public func columnIndex(_ name: String) -> Int? { columns.firstIndex { $0.name == name } }
 }
+
+extension RecordTable {
+    /// Whether column `index` exists and has `type` and, exactly, `nullable`; what
+    /// ``ColumnReader`` and ``ColumnWriter`` check.
+    @inlinable
+    func declares(_ index: Int, _ type: RecordColumn.ColumnType, nullable: Bool) -> Bool {
+        index < columns.count && columns[index].type == type && columns[index].isNullable == nullable
+    }
+
+    /// The message of a failed ``declares(_:_:nullable:)``: the column as declared, and `use`.
+    @usableFromInline
+    func mismatch(_ index: Int, _ use: @autoclosure () -> String) -> String {
+        guard index < columns.count else { return "\(name) has \(columns.count) columns; \(use()) one more" }
+        let column = columns[index]
+        return "\(name).\(column.name) is declared \(column.type.rawValue)\(column.isNullable ? "" : " NOT NULL") but \(use())"
+    }
+}

@@ -5,7 +5,7 @@ import LiveRepository
 /// The server keeps the counts and the last message up to date; `lastActivityAt` is when
 /// something last happened in the channel (its creation or its latest message), the key
 /// channel lists sort by.
-public struct Channel: SchemaRecord, Hashable {
+public struct Channel: CacheRecord, Hashable {
     /// The server's id of the channel.
     public var id: String
     /// The name shown in the app.
@@ -56,21 +56,57 @@ public struct Channel: SchemaRecord, Hashable {
         self.isDeleted = isDeleted
     }
 
-    /// The `channels` table: each column and the property it stores, in the order of the
-    /// initializer that reads them back.
-    public static let schema = RecordSchema(
-        "channels", indexes: [["lastActivityAt"], ["type", "lastActivityAt"]],
-        SchemaColumn("id", \Channel.id),
-        SchemaColumn("displayName", \Channel.displayName),
-        SchemaColumn("type", \Channel.type),
-        SchemaColumn("memberCount", \Channel.memberCount),
-        SchemaColumn("messageCount", \Channel.messageCount),
-        SchemaColumn("lastMessageText", \Channel.lastMessageText),
-        SchemaColumn("lastMessageAt", \Channel.lastMessageAt),
-        SchemaColumn("lastActivityAt", \Channel.lastActivityAt),
-        SchemaColumn("createdAt", \Channel.createdAt),
-        SchemaColumn("updatedAt", \Channel.updatedAt),
-        SchemaColumn("isDeleted", \Channel.isDeleted),
-        make: Channel.init(id:displayName:type:memberCount:messageCount:lastMessageText:lastMessageAt:lastActivityAt:createdAt:updatedAt:isDeleted:))
+    /// The `channels` table: the one list of its columns, which ``init(row:)`` and ``columnValues``
+    /// follow in order (``ColumnReader`` and ``ColumnWriter`` check each against it).
+    public static let table = RecordTable(
+        name: "channels",
+        columns: [
+            .text("id"),
+            .text("displayName"),
+            .text("type"),
+            .integer("memberCount"),
+            .integer("messageCount"),
+            .text("lastMessageText", nullable: true),
+            .real("lastMessageAt", nullable: true),
+            .real("lastActivityAt"),
+            .real("createdAt"),
+            .real("updatedAt"),
+            .integer("isDeleted"),
+        ],
+        indexes: [["lastActivityAt"], ["type", "lastActivityAt"]])
+
+    /// Reads a row of ``table``.
+    public init(row: SQLiteRow) throws {
+        var columns = ColumnReader(row, of: Self.table)
+        id = try columns.next()
+        displayName = try columns.next()
+        type = try columns.next()
+        memberCount = try columns.next()
+        messageCount = try columns.next()
+        lastMessageText = try columns.next()
+        lastMessageAt = try columns.next()
+        lastActivityAt = try columns.next()
+        createdAt = try columns.next()
+        updatedAt = try columns.next()
+        isDeleted = try columns.next()
+        columns.finish()
+    }
+
+    /// The values of ``table``'s columns, in order.
+    public var columnValues: [SQLiteValue] {
+        var values = ColumnWriter(Self.table)
+        values.append(id)
+        values.append(displayName)
+        values.append(type)
+        values.append(memberCount)
+        values.append(messageCount)
+        values.append(lastMessageText)
+        values.append(lastMessageAt)
+        values.append(lastActivityAt)
+        values.append(createdAt)
+        values.append(updatedAt)
+        values.append(isDeleted)
+        return values.finish()
+    }
 
 }

@@ -3,7 +3,7 @@ import LiveRepository
 /// A user's membership of a channel.
 ///
 /// The id is deterministic, ``makeID(channelId:userId:)``. Leaving a channel deletes the record.
-public struct ChannelMember: SchemaRecord, Hashable {
+public struct ChannelMember: CacheRecord, Hashable {
     /// `channelId:userId`; see ``makeID(channelId:userId:)``.
     public var id: String
     /// The channel.
@@ -38,18 +38,46 @@ public struct ChannelMember: SchemaRecord, Hashable {
         self.syncState = syncState
     }
 
-    /// The `channel_members` table: each column and the property it stores, in the order of the
-    /// initializer that reads them back.
-    public static let schema = RecordSchema(
-        "channel_members", indexes: [["channelId", "joinedAt"], ["userId", "joinedAt"]],
-        SchemaColumn("id", \ChannelMember.id),
-        SchemaColumn("channelId", \ChannelMember.channelId),
-        SchemaColumn("userId", \ChannelMember.userId),
-        SchemaColumn("role", \ChannelMember.role),
-        SchemaColumn("membership", \ChannelMember.membership),
-        SchemaColumn("joinedAt", \ChannelMember.joinedAt),
-        SchemaColumn("syncState", \ChannelMember.syncState),
-        make: ChannelMember.init(id:channelId:userId:role:membership:joinedAt:syncState:))
+    /// The `channel_members` table: the one list of its columns, which ``init(row:)`` and ``columnValues``
+    /// follow in order (``ColumnReader`` and ``ColumnWriter`` check each against it).
+    public static let table = RecordTable(
+        name: "channel_members",
+        columns: [
+            .text("id"),
+            .text("channelId"),
+            .text("userId"),
+            .text("role"),
+            .text("membership"),
+            .real("joinedAt"),
+            .text("syncState"),
+        ],
+        indexes: [["channelId", "joinedAt"], ["userId", "joinedAt"]])
+
+    /// Reads a row of ``table``.
+    public init(row: SQLiteRow) throws {
+        var columns = ColumnReader(row, of: Self.table)
+        id = try columns.next()
+        channelId = try columns.next()
+        userId = try columns.next()
+        role = try columns.next()
+        membership = try columns.next()
+        joinedAt = try columns.next()
+        syncState = try columns.next()
+        columns.finish()
+    }
+
+    /// The values of ``table``'s columns, in order.
+    public var columnValues: [SQLiteValue] {
+        var values = ColumnWriter(Self.table)
+        values.append(id)
+        values.append(channelId)
+        values.append(userId)
+        values.append(role)
+        values.append(membership)
+        values.append(joinedAt)
+        values.append(syncState)
+        return values.finish()
+    }
 
     /// The id of `userId`'s membership of `channelId`: `channelId:userId`.
     public static func makeID(channelId: String, userId: String) -> String { "\(channelId):\(userId)" }

@@ -4,7 +4,7 @@ import LiveRepository
 ///
 /// Top-level comments have a nil `parentId`; a reply's `parentId` is the comment it answers.
 /// `replyCount` counts a comment's replies that are not deleted.
-public struct Comment: SchemaRecord, Hashable {
+public struct Comment: CacheRecord, Hashable {
     /// The server's id of the comment.
     public var id: String
     /// The id of the post the comment belongs to.
@@ -55,21 +55,57 @@ public struct Comment: SchemaRecord, Hashable {
         self.syncState = syncState
     }
 
-    /// The `comments` table: each column and the property it stores, in the order of the
-    /// initializer that reads them back.
-    public static let schema = RecordSchema(
-        "comments", indexes: [["postId", "parentId", "createdAt"]],
-        SchemaColumn("id", \Comment.id),
-        SchemaColumn("postId", \Comment.postId),
-        SchemaColumn("parentId", \Comment.parentId),
-        SchemaColumn("authorId", \Comment.authorId),
-        SchemaColumn("text", \Comment.text),
-        SchemaColumn("replyCount", \Comment.replyCount),
-        SchemaColumn("reactionCount", \Comment.reactionCount),
-        SchemaColumn("createdAt", \Comment.createdAt),
-        SchemaColumn("updatedAt", \Comment.updatedAt),
-        SchemaColumn("isDeleted", \Comment.isDeleted),
-        SchemaColumn("syncState", \Comment.syncState),
-        make: Comment.init(id:postId:parentId:authorId:text:replyCount:reactionCount:createdAt:updatedAt:isDeleted:syncState:))
+    /// The `comments` table: the one list of its columns, which ``init(row:)`` and ``columnValues``
+    /// follow in order (``ColumnReader`` and ``ColumnWriter`` check each against it).
+    public static let table = RecordTable(
+        name: "comments",
+        columns: [
+            .text("id"),
+            .text("postId"),
+            .text("parentId", nullable: true),
+            .text("authorId"),
+            .text("text"),
+            .integer("replyCount"),
+            .integer("reactionCount"),
+            .real("createdAt"),
+            .real("updatedAt"),
+            .integer("isDeleted"),
+            .text("syncState"),
+        ],
+        indexes: [["postId", "parentId", "createdAt"]])
+
+    /// Reads a row of ``table``.
+    public init(row: SQLiteRow) throws {
+        var columns = ColumnReader(row, of: Self.table)
+        id = try columns.next()
+        postId = try columns.next()
+        parentId = try columns.next()
+        authorId = try columns.next()
+        text = try columns.next()
+        replyCount = try columns.next()
+        reactionCount = try columns.next()
+        createdAt = try columns.next()
+        updatedAt = try columns.next()
+        isDeleted = try columns.next()
+        syncState = try columns.next()
+        columns.finish()
+    }
+
+    /// The values of ``table``'s columns, in order.
+    public var columnValues: [SQLiteValue] {
+        var values = ColumnWriter(Self.table)
+        values.append(id)
+        values.append(postId)
+        values.append(parentId)
+        values.append(authorId)
+        values.append(text)
+        values.append(replyCount)
+        values.append(reactionCount)
+        values.append(createdAt)
+        values.append(updatedAt)
+        values.append(isDeleted)
+        values.append(syncState)
+        return values.finish()
+    }
 
 }

@@ -3,7 +3,7 @@ import LiveRepository
 /// A community: a group with its own feed and members.
 ///
 /// The server keeps `memberCount` and `postCount` (posts not deleted) up to date.
-public struct Community: SchemaRecord, Hashable {
+public struct Community: CacheRecord, Hashable {
     /// The server's id of the community.
     public var id: String
     /// The name shown in the app.
@@ -46,19 +46,51 @@ public struct Community: SchemaRecord, Hashable {
         self.isDeleted = isDeleted
     }
 
-    /// The `communities` table: each column and the property it stores, in the order of the
-    /// initializer that reads them back.
-    public static let schema = RecordSchema(
-        "communities", indexes: [["displayName"], ["createdAt"]],
-        SchemaColumn("id", \Community.id),
-        SchemaColumn("displayName", \Community.displayName),
-        SchemaColumn("about", \Community.about),
-        SchemaColumn("isPublic", \Community.isPublic),
-        SchemaColumn("memberCount", \Community.memberCount),
-        SchemaColumn("postCount", \Community.postCount),
-        SchemaColumn("createdAt", \Community.createdAt),
-        SchemaColumn("updatedAt", \Community.updatedAt),
-        SchemaColumn("isDeleted", \Community.isDeleted),
-        make: Community.init(id:displayName:about:isPublic:memberCount:postCount:createdAt:updatedAt:isDeleted:))
+    /// The `communities` table: the one list of its columns, which ``init(row:)`` and ``columnValues``
+    /// follow in order (``ColumnReader`` and ``ColumnWriter`` check each against it).
+    public static let table = RecordTable(
+        name: "communities",
+        columns: [
+            .text("id"),
+            .text("displayName"),
+            .text("about"),
+            .integer("isPublic"),
+            .integer("memberCount"),
+            .integer("postCount"),
+            .real("createdAt"),
+            .real("updatedAt"),
+            .integer("isDeleted"),
+        ],
+        indexes: [["displayName"], ["createdAt"]])
+
+    /// Reads a row of ``table``.
+    public init(row: SQLiteRow) throws {
+        var columns = ColumnReader(row, of: Self.table)
+        id = try columns.next()
+        displayName = try columns.next()
+        about = try columns.next()
+        isPublic = try columns.next()
+        memberCount = try columns.next()
+        postCount = try columns.next()
+        createdAt = try columns.next()
+        updatedAt = try columns.next()
+        isDeleted = try columns.next()
+        columns.finish()
+    }
+
+    /// The values of ``table``'s columns, in order.
+    public var columnValues: [SQLiteValue] {
+        var values = ColumnWriter(Self.table)
+        values.append(id)
+        values.append(displayName)
+        values.append(about)
+        values.append(isPublic)
+        values.append(memberCount)
+        values.append(postCount)
+        values.append(createdAt)
+        values.append(updatedAt)
+        values.append(isDeleted)
+        return values.finish()
+    }
 
 }

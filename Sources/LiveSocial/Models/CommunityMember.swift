@@ -3,7 +3,7 @@ import LiveRepository
 /// A user's membership of a community.
 ///
 /// The id is deterministic, ``makeID(communityId:userId:)``. Leaving deletes the record.
-public struct CommunityMember: SchemaRecord, Hashable {
+public struct CommunityMember: CacheRecord, Hashable {
     /// `communityId:userId`; see ``makeID(communityId:userId:)``.
     public var id: String
     /// The community.
@@ -34,17 +34,43 @@ public struct CommunityMember: SchemaRecord, Hashable {
         self.syncState = syncState
     }
 
-    /// The `community_members` table: each column and the property it stores, in the order of the
-    /// initializer that reads them back.
-    public static let schema = RecordSchema(
-        "community_members", indexes: [["communityId", "joinedAt"], ["userId", "joinedAt"]],
-        SchemaColumn("id", \CommunityMember.id),
-        SchemaColumn("communityId", \CommunityMember.communityId),
-        SchemaColumn("userId", \CommunityMember.userId),
-        SchemaColumn("role", \CommunityMember.role),
-        SchemaColumn("joinedAt", \CommunityMember.joinedAt),
-        SchemaColumn("syncState", \CommunityMember.syncState),
-        make: CommunityMember.init(id:communityId:userId:role:joinedAt:syncState:))
+    /// The `community_members` table: the one list of its columns, which ``init(row:)`` and ``columnValues``
+    /// follow in order (``ColumnReader`` and ``ColumnWriter`` check each against it).
+    public static let table = RecordTable(
+        name: "community_members",
+        columns: [
+            .text("id"),
+            .text("communityId"),
+            .text("userId"),
+            .text("role"),
+            .real("joinedAt"),
+            .text("syncState"),
+        ],
+        indexes: [["communityId", "joinedAt"], ["userId", "joinedAt"]])
+
+    /// Reads a row of ``table``.
+    public init(row: SQLiteRow) throws {
+        var columns = ColumnReader(row, of: Self.table)
+        id = try columns.next()
+        communityId = try columns.next()
+        userId = try columns.next()
+        role = try columns.next()
+        joinedAt = try columns.next()
+        syncState = try columns.next()
+        columns.finish()
+    }
+
+    /// The values of ``table``'s columns, in order.
+    public var columnValues: [SQLiteValue] {
+        var values = ColumnWriter(Self.table)
+        values.append(id)
+        values.append(communityId)
+        values.append(userId)
+        values.append(role)
+        values.append(joinedAt)
+        values.append(syncState)
+        return values.finish()
+    }
 
     /// The id of `userId`'s membership of `communityId`: `communityId:userId`.
     public static func makeID(communityId: String, userId: String) -> String { "\(communityId):\(userId)" }

@@ -3,7 +3,7 @@ import LiveRepository
 /// A follow relationship: `followerId` follows `followeeId`.
 ///
 /// The id is deterministic, ``makeID(followerId:followeeId:)``. Unfollowing deletes the record.
-public struct Follow: SchemaRecord, Hashable {
+public struct Follow: CacheRecord, Hashable {
     /// `followerId->followeeId`; see ``makeID(followerId:followeeId:)``.
     public var id: String
     /// The user who follows.
@@ -34,17 +34,43 @@ public struct Follow: SchemaRecord, Hashable {
         self.syncState = syncState
     }
 
-    /// The `follows` table: each column and the property it stores, in the order of the
-    /// initializer that reads them back.
-    public static let schema = RecordSchema(
-        "follows", indexes: [["followerId", "createdAt"], ["followeeId", "createdAt"]],
-        SchemaColumn("id", \Follow.id),
-        SchemaColumn("followerId", \Follow.followerId),
-        SchemaColumn("followeeId", \Follow.followeeId),
-        SchemaColumn("status", \Follow.status),
-        SchemaColumn("createdAt", \Follow.createdAt),
-        SchemaColumn("syncState", \Follow.syncState),
-        make: Follow.init(id:followerId:followeeId:status:createdAt:syncState:))
+    /// The `follows` table: the one list of its columns, which ``init(row:)`` and ``columnValues``
+    /// follow in order (``ColumnReader`` and ``ColumnWriter`` check each against it).
+    public static let table = RecordTable(
+        name: "follows",
+        columns: [
+            .text("id"),
+            .text("followerId"),
+            .text("followeeId"),
+            .text("status"),
+            .real("createdAt"),
+            .text("syncState"),
+        ],
+        indexes: [["followerId", "createdAt"], ["followeeId", "createdAt"]])
+
+    /// Reads a row of ``table``.
+    public init(row: SQLiteRow) throws {
+        var columns = ColumnReader(row, of: Self.table)
+        id = try columns.next()
+        followerId = try columns.next()
+        followeeId = try columns.next()
+        status = try columns.next()
+        createdAt = try columns.next()
+        syncState = try columns.next()
+        columns.finish()
+    }
+
+    /// The values of ``table``'s columns, in order.
+    public var columnValues: [SQLiteValue] {
+        var values = ColumnWriter(Self.table)
+        values.append(id)
+        values.append(followerId)
+        values.append(followeeId)
+        values.append(status)
+        values.append(createdAt)
+        values.append(syncState)
+        return values.finish()
+    }
 
     /// The id of the follow of `followeeId` by `followerId`: `followerId->followeeId`.
     public static func makeID(followerId: String, followeeId: String) -> String {

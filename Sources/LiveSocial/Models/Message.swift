@@ -16,7 +16,7 @@ import LiveRepository
 /// Replies in a thread have a `parentId`; `editedAt` is set once the text has been edited.
 /// ``metaArrays`` carry the sender's structured extras and ``reactions`` the server's summary of
 /// who reacted how.
-public struct Message: SchemaRecord, Hashable {
+public struct Message: CacheRecord, Hashable {
     /// The server's id, or the client request id while the server has not stored the message.
     public var id: String
     /// The sending client's unique id for the send request; links a pending message to the server's copy.
@@ -84,26 +84,70 @@ public struct Message: SchemaRecord, Hashable {
         self.reactions = reactions
     }
 
-    /// The `messages` table: each column and the property it stores, in the order of the
-    /// initializer that reads them back.
-    public static let schema = RecordSchema(
-        "messages", indexes: [["channelId", "createdAt"], ["clientRequestId"], ["channelId", "userId", "createdAt"]],
-        SchemaColumn("id", \Message.id),
-        SchemaColumn("clientRequestId", \Message.clientRequestId),
-        SchemaColumn("channelId", \Message.channelId),
-        SchemaColumn("userId", \Message.userId),
-        SchemaColumn("type", \Message.type),
-        SchemaColumn("text", \Message.text),
-        SchemaColumn("parentId", \Message.parentId),
-        SchemaColumn("reactionCount", \Message.reactionCount),
-        SchemaColumn("createdAt", \Message.createdAt),
-        SchemaColumn("updatedAt", \Message.updatedAt),
-        SchemaColumn("editedAt", \Message.editedAt),
-        SchemaColumn("isDeleted", \Message.isDeleted),
-        SchemaColumn("syncState", \Message.syncState),
-        SchemaColumn(json: "metaArrays", \Message.metaArrays, empty: [:]),
-        SchemaColumn(json: "reactions", \Message.reactions, empty: []),
-        make: Message.init(id:clientRequestId:channelId:userId:type:text:parentId:reactionCount:createdAt:updatedAt:editedAt:isDeleted:syncState:metaArrays:reactions:))
+    /// The `messages` table: the one list of its columns, which ``init(row:)`` and ``columnValues``
+    /// follow in order (``ColumnReader`` and ``ColumnWriter`` check each against it).
+    public static let table = RecordTable(
+        name: "messages",
+        columns: [
+            .text("id"),
+            .text("clientRequestId"),
+            .text("channelId"),
+            .text("userId"),
+            .text("type"),
+            .text("text"),
+            .text("parentId", nullable: true),
+            .integer("reactionCount"),
+            .real("createdAt"),
+            .real("updatedAt"),
+            .real("editedAt", nullable: true),
+            .integer("isDeleted"),
+            .text("syncState"),
+            .text("metaArrays"),
+            .text("reactions"),
+        ],
+        indexes: [["channelId", "createdAt"], ["clientRequestId"], ["channelId", "userId", "createdAt"]])
+
+    /// Reads a row of ``table``.
+    public init(row: SQLiteRow) throws {
+        var columns = ColumnReader(row, of: Self.table)
+        id = try columns.next()
+        clientRequestId = try columns.next()
+        channelId = try columns.next()
+        userId = try columns.next()
+        type = try columns.next()
+        text = try columns.next()
+        parentId = try columns.next()
+        reactionCount = try columns.next()
+        createdAt = try columns.next()
+        updatedAt = try columns.next()
+        editedAt = try columns.next()
+        isDeleted = try columns.next()
+        syncState = try columns.next()
+        metaArrays = try columns.nextJSON(empty: [:])
+        reactions = try columns.nextJSON(empty: [])
+        columns.finish()
+    }
+
+    /// The values of ``table``'s columns, in order.
+    public var columnValues: [SQLiteValue] {
+        var values = ColumnWriter(Self.table)
+        values.append(id)
+        values.append(clientRequestId)
+        values.append(channelId)
+        values.append(userId)
+        values.append(type)
+        values.append(text)
+        values.append(parentId)
+        values.append(reactionCount)
+        values.append(createdAt)
+        values.append(updatedAt)
+        values.append(editedAt)
+        values.append(isDeleted)
+        values.append(syncState)
+        values.appendJSON(metaArrays, empty: "{}")
+        values.appendJSON(reactions, empty: "[]")
+        return values.finish()
+    }
 
     /// Whether this is a local message the server has not stored yet (its id is still the client request id).
     public var isPending: Bool { id == clientRequestId }

@@ -4,7 +4,7 @@ import LiveRepository
 ///
 /// `commentCount` counts the post's comments that are not deleted, replies included;
 /// `reactionCount` counts its reactions. The server updates both.
-public struct Post: SchemaRecord, Hashable {
+public struct Post: CacheRecord, Hashable {
     /// The server's id of the post.
     public var id: String
     /// The id of the user who wrote it.
@@ -55,21 +55,57 @@ public struct Post: SchemaRecord, Hashable {
         self.syncState = syncState
     }
 
-    /// The `posts` table: each column and the property it stores, in the order of the
-    /// initializer that reads them back.
-    public static let schema = RecordSchema(
-        "posts", indexes: [["targetType", "targetId", "createdAt"], ["authorId", "createdAt"]],
-        SchemaColumn("id", \Post.id),
-        SchemaColumn("authorId", \Post.authorId),
-        SchemaColumn("targetType", \Post.targetType),
-        SchemaColumn("targetId", \Post.targetId),
-        SchemaColumn("text", \Post.text),
-        SchemaColumn("commentCount", \Post.commentCount),
-        SchemaColumn("reactionCount", \Post.reactionCount),
-        SchemaColumn("createdAt", \Post.createdAt),
-        SchemaColumn("updatedAt", \Post.updatedAt),
-        SchemaColumn("isDeleted", \Post.isDeleted),
-        SchemaColumn("syncState", \Post.syncState),
-        make: Post.init(id:authorId:targetType:targetId:text:commentCount:reactionCount:createdAt:updatedAt:isDeleted:syncState:))
+    /// The `posts` table: the one list of its columns, which ``init(row:)`` and ``columnValues``
+    /// follow in order (``ColumnReader`` and ``ColumnWriter`` check each against it).
+    public static let table = RecordTable(
+        name: "posts",
+        columns: [
+            .text("id"),
+            .text("authorId"),
+            .text("targetType"),
+            .text("targetId"),
+            .text("text"),
+            .integer("commentCount"),
+            .integer("reactionCount"),
+            .real("createdAt"),
+            .real("updatedAt"),
+            .integer("isDeleted"),
+            .text("syncState"),
+        ],
+        indexes: [["targetType", "targetId", "createdAt"], ["authorId", "createdAt"]])
+
+    /// Reads a row of ``table``.
+    public init(row: SQLiteRow) throws {
+        var columns = ColumnReader(row, of: Self.table)
+        id = try columns.next()
+        authorId = try columns.next()
+        targetType = try columns.next()
+        targetId = try columns.next()
+        text = try columns.next()
+        commentCount = try columns.next()
+        reactionCount = try columns.next()
+        createdAt = try columns.next()
+        updatedAt = try columns.next()
+        isDeleted = try columns.next()
+        syncState = try columns.next()
+        columns.finish()
+    }
+
+    /// The values of ``table``'s columns, in order.
+    public var columnValues: [SQLiteValue] {
+        var values = ColumnWriter(Self.table)
+        values.append(id)
+        values.append(authorId)
+        values.append(targetType)
+        values.append(targetId)
+        values.append(text)
+        values.append(commentCount)
+        values.append(reactionCount)
+        values.append(createdAt)
+        values.append(updatedAt)
+        values.append(isDeleted)
+        values.append(syncState)
+        return values.finish()
+    }
 
 }

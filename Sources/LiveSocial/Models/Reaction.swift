@@ -4,7 +4,7 @@ import LiveRepository
 ///
 /// A user reacts at most once with each name to a target, so the id is deterministic:
 /// ``makeID(targetType:targetId:userId:name:)``. Removing a reaction deletes the record.
-public struct Reaction: SchemaRecord, Hashable {
+public struct Reaction: CacheRecord, Hashable {
     /// `targetType:targetId:userId:name`; see ``makeID(targetType:targetId:userId:name:)``.
     public var id: String
     /// What kind of thing the reaction is on.
@@ -39,18 +39,46 @@ public struct Reaction: SchemaRecord, Hashable {
         self.syncState = syncState
     }
 
-    /// The `reactions` table: each column and the property it stores, in the order of the
-    /// initializer that reads them back.
-    public static let schema = RecordSchema(
-        "reactions", indexes: [["targetType", "targetId", "createdAt"], ["targetType", "targetId", "name", "createdAt"]],
-        SchemaColumn("id", \Reaction.id),
-        SchemaColumn("targetType", \Reaction.targetType),
-        SchemaColumn("targetId", \Reaction.targetId),
-        SchemaColumn("userId", \Reaction.userId),
-        SchemaColumn("name", \Reaction.name),
-        SchemaColumn("createdAt", \Reaction.createdAt),
-        SchemaColumn("syncState", \Reaction.syncState),
-        make: Reaction.init(id:targetType:targetId:userId:name:createdAt:syncState:))
+    /// The `reactions` table: the one list of its columns, which ``init(row:)`` and ``columnValues``
+    /// follow in order (``ColumnReader`` and ``ColumnWriter`` check each against it).
+    public static let table = RecordTable(
+        name: "reactions",
+        columns: [
+            .text("id"),
+            .text("targetType"),
+            .text("targetId"),
+            .text("userId"),
+            .text("name"),
+            .real("createdAt"),
+            .text("syncState"),
+        ],
+        indexes: [["targetType", "targetId", "createdAt"], ["targetType", "targetId", "name", "createdAt"]])
+
+    /// Reads a row of ``table``.
+    public init(row: SQLiteRow) throws {
+        var columns = ColumnReader(row, of: Self.table)
+        id = try columns.next()
+        targetType = try columns.next()
+        targetId = try columns.next()
+        userId = try columns.next()
+        name = try columns.next()
+        createdAt = try columns.next()
+        syncState = try columns.next()
+        columns.finish()
+    }
+
+    /// The values of ``table``'s columns, in order.
+    public var columnValues: [SQLiteValue] {
+        var values = ColumnWriter(Self.table)
+        values.append(id)
+        values.append(targetType)
+        values.append(targetId)
+        values.append(userId)
+        values.append(name)
+        values.append(createdAt)
+        values.append(syncState)
+        return values.finish()
+    }
 
     /// The id of the reaction `userId` gives with `name` to a target: `targetType:targetId:userId:name`.
     public static func makeID(targetType: ReactionTargetType, targetId: String, userId: String, name: String) -> String {

@@ -3,7 +3,7 @@ import LiveRepository
 /// A person using the app: a profile and follow counts.
 ///
 /// The server keeps `followerCount` and `followingCount` up to date as follows come and go.
-public struct User: SchemaRecord, Hashable {
+public struct User: CacheRecord, Hashable {
     /// The server's id of the user.
     public var id: String
     /// The name shown in the app.
@@ -46,19 +46,51 @@ public struct User: SchemaRecord, Hashable {
         self.isDeleted = isDeleted
     }
 
-    /// The `users` table: each column and the property it stores, in the order of the
-    /// initializer that reads them back.
-    public static let schema = RecordSchema(
-        "users", indexes: [["displayName"]],
-        SchemaColumn("id", \User.id),
-        SchemaColumn("displayName", \User.displayName),
-        SchemaColumn("about", \User.about),
-        SchemaColumn("avatarURL", \User.avatarURL),
-        SchemaColumn("followerCount", \User.followerCount),
-        SchemaColumn("followingCount", \User.followingCount),
-        SchemaColumn("createdAt", \User.createdAt),
-        SchemaColumn("updatedAt", \User.updatedAt),
-        SchemaColumn("isDeleted", \User.isDeleted),
-        make: User.init(id:displayName:about:avatarURL:followerCount:followingCount:createdAt:updatedAt:isDeleted:))
+    /// The `users` table: the one list of its columns, which ``init(row:)`` and ``columnValues``
+    /// follow in order (``ColumnReader`` and ``ColumnWriter`` check each against it).
+    public static let table = RecordTable(
+        name: "users",
+        columns: [
+            .text("id"),
+            .text("displayName"),
+            .text("about"),
+            .text("avatarURL", nullable: true),
+            .integer("followerCount"),
+            .integer("followingCount"),
+            .real("createdAt"),
+            .real("updatedAt"),
+            .integer("isDeleted"),
+        ],
+        indexes: [["displayName"]])
+
+    /// Reads a row of ``table``.
+    public init(row: SQLiteRow) throws {
+        var columns = ColumnReader(row, of: Self.table)
+        id = try columns.next()
+        displayName = try columns.next()
+        about = try columns.next()
+        avatarURL = try columns.next()
+        followerCount = try columns.next()
+        followingCount = try columns.next()
+        createdAt = try columns.next()
+        updatedAt = try columns.next()
+        isDeleted = try columns.next()
+        columns.finish()
+    }
+
+    /// The values of ``table``'s columns, in order.
+    public var columnValues: [SQLiteValue] {
+        var values = ColumnWriter(Self.table)
+        values.append(id)
+        values.append(displayName)
+        values.append(about)
+        values.append(avatarURL)
+        values.append(followerCount)
+        values.append(followingCount)
+        values.append(createdAt)
+        values.append(updatedAt)
+        values.append(isDeleted)
+        return values.finish()
+    }
 
 }
