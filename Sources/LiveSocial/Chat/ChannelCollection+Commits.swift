@@ -14,14 +14,15 @@ extension ChannelCollection: StoreCommitObserver {
         for case let change as ChatChange in delivery.notes where change.touchesChat || change.sequence != nil {
             apply(change)
         }
-        guard !isDisposed, let changed = delivery.external[Channel.table.name], !changed.isRebuilt else { return }
+        guard let changed = delivery.external[Channel.table.name],
+              state.externalCommit(rebuilt: changed.isRebuilt) == .readExternal else { return }
         let ids = changed.isWholeTable ? nil : changed.ids
         let cacheQuery = query.cacheQuery
         client.store.read({ connection -> [Channel] in
             if let ids { return try ids.sorted().compactMap { try Channel.read(id: $0, from: connection) } }
             return try Channel.read(cacheQuery, from: connection)
         }) { [weak self] result in
-            guard let self, !self.isDisposed, case .success(let found) = result else { return }
+            guard let self, self.state.externalRowsRead() == .apply, case .success(let found) = result else { return }
             var change = ChatChange(upserts: found.map(SocialRecord.channel), source: .cache)
             let present = Set(found.map(\.id))
             let named = ids ?? Set(self.channels.map(\.id))

@@ -30,26 +30,22 @@ public final class ChannelCollection {
     /// The channels loaded, most recently active first.
     public private(set) var channels: [Channel] = []
     /// Whether ``loadMore()`` can bring more channels.
-    public private(set) var hasMore = true
+    public var hasMore: Bool { state.paging.hasMore }
     /// Whether ``dispose()`` was called.
-    public private(set) var isDisposed = false
+    public var isDisposed: Bool { state.isDisposed }
     /// Whether a page has come from the server: until then the list shows only cached channels
     /// (a view's "local" state); afterwards it is fresh and kept current.
-    public private(set) var hasLoadedFromServer = false
+    public var hasLoadedFromServer: Bool { state.hasLoadedFromServer }
 
     let client: SocialClient
     private let eventData = MutableLiveData<ChannelCollectionEvent>()
     private let snapshotData = MutableLiveData<[Channel]>(data: [])
-    private var cursor: String?
-    /// Where the server's pages so far end (nil before the first): the next one starts after it.
-    private var serverPlace: Place?
-    private var isLoading = false
+    /// Where the collection stands: its phase, its paging and its sync point.
+    private(set) var state = ChannelCollectionState()
     /// While ``loadMore()`` runs, the channels that changes brought meanwhile, by id (nil for one
     /// that left the list): newer than the cache's and the server's page, so they win over both
     /// and are never cleared from the cache as stale.
     private var arrivals: [String: Channel?] = [:]
-    /// Where the list stands with the server's changes: its sync point, and whether a catch-up runs.
-    private var sync = SyncPoint()
     /// The catch-up under way, canceled by ``dispose()``.
     private var catchUpTask: Task<Void, Never>?
 
@@ -58,6 +54,7 @@ public final class ChannelCollection {
         self.client = client
         self.query = .channels(types: types)
         self.pageSize = pageSize
+        guard state.start() == .start else { return }
         client.addChatListener(self)
         client.store.addCommitObserver(self)
     }
@@ -81,51 +78,46 @@ public final class ChannelCollection {
     ///   ``ChatError/noMorePages``; else the server's error as above.
     @discardableResult
     public func loadMore() async throws -> [Channel] {
-        if isDisposed { throw ChatError.disposed }
-        guard !isLoading else { throw ChatError.loadInProgress }
-        guard hasMore else { throw ChatError.noMorePages }
-        isLoading = true
+        if case .refuse(let error) = state.pageRequested() { throw error }
         // From here on, the changes that come are newer than what the cache read and the page
         // return: they are recorded in `arrivals` and win over both.
         arrivals = [:]
         defer {
-            isLoading = false
+            state.pageEnded()
             arrivals = [:]
         }
         let start = channels.last.map(Self.position(of:))
         let cacheQuery = query.cacheQuery
         let size = pageSize
         let cached = (try? await client.store.read { try Channel.read(cacheQuery, after: start, limit: size, from: $0) }) ?? []
-        if isDisposed { throw ChatError.disposed }
+        let next = state.cachePageRead()
+        guard case .readServerPage(let cursor, let askSequence) = next else {
+            throw ChatError.disposed
+        }
         for channel in cached where arrivals[channel.id] == nil { insert(channel) }
         reportJoined()
+        let pageStart = state.paging.end
         let page: RemotePage<Channel>
         let sequence: Int64?
         do {
-            sequence = hasLoadedFromServer ? nil : try await client.api.latestSequence()
+            sequence = askSequence ? try await client.api.latestSequence() : nil
             page = try await client.api.fetchPage(query, cursor: cursor, limit: size)
-            try await replace(page, after: serverPlace)
+            try await replace(page, after: pageStart)
         } catch {
-            if isDisposed { throw ChatError.disposed }
+            if case .refuse(let refusal) = state.serverPageFailed() { throw refusal }
             guard !cached.isEmpty else { throw error }
             return cached.compactMap { channel in channels.first { $0.id == channel.id } }
         }
-        if isDisposed { throw ChatError.disposed }
+        let end = page.nextCursor == nil ? nil : page.records.last.map(Self.place(of:))
+        let read = state.serverPageRead(cursor: page.nextCursor, end: end, sequence: sequence, connected: client.isConnected)
+        if case .refuse(let refusal) = read { throw refusal }
         // The page stands for its whole range of the list: what it does not return there is gone,
         // unless a change that came meanwhile says otherwise.
         let returned = Set(page.records.map(\.id))
-        let end = page.nextCursor == nil ? nil : page.records.last.map(Self.place(of:))
-        channels.removeAll { [serverPlace, arrivals] channel in
-            Self.lies(channel, after: serverPlace, through: end) && !returned.contains(channel.id) && arrivals[channel.id] == nil
+        channels.removeAll { [arrivals] channel in
+            Self.lies(channel, after: pageStart, through: end) && !returned.contains(channel.id) && arrivals[channel.id] == nil
         }
         for channel in page.records where arrivals[channel.id] == nil { insert(channel) }
-        cursor = page.nextCursor
-        hasMore = page.nextCursor != nil
-        serverPlace = end
-        if let sequence {
-            sync.serverAnswered(through: sequence, connected: client.isConnected)
-            hasLoadedFromServer = true
-        }
         reportJoined()
         return channels.filter { returned.contains($0.id) }
     }
@@ -172,10 +164,10 @@ public final class ChannelCollection {
     }
 
     /// A channel's place in the list, as the server's pages were cut: its last activity and its id.
-    typealias Place = (activity: Double, id: String)
+    typealias Place = ChannelCollectionState.Place
 
     nonisolated static func place(of channel: Channel) -> Place {
-        (channel.lastActivityAt, channel.id)
+        Place(activity: channel.lastActivityAt, id: channel.id)
     }
 
     /// Whether `channel` lies in the part of the list a server page stood for: after `start` (nil:
@@ -219,8 +211,7 @@ public final class ChannelCollection {
     /// Stops the collection for good: it delivers nothing more and lets go of its delegate, its
     /// channels and its work. Paging afterwards throws ``ChatError/disposed``.
     public func dispose() {
-        guard !isDisposed else { return }
-        isDisposed = true
+        guard state.dispose() == .stop else { return }
         delegate = nil
         client.removeChatListener(self)
         client.store.removeCommitObserver(self)
@@ -234,8 +225,8 @@ public final class ChannelCollection {
 extension ChannelCollection: ChatConnectionListener {
     /// Applies a committed change (see `storeDidCommit(_:)`), reported with its source.
     func apply(_ change: ChatChange) {
-        guard !isDisposed else { return }
-        sync.changeCommitted(sequence: change.sequence)
+        guard state.changeCommitted(sequence: change.sequence) == .apply else { return }
+        let isLoading = state.paging.isLoading
         var added: [Channel] = []
         var updated: [Channel] = []
         var deleted: [String] = []
@@ -265,12 +256,12 @@ extension ChannelCollection: ChatConnectionListener {
     }
 
     func clientDidConnect() {
-        guard !isDisposed, case .catchUp(let since) = sync.connected() else { return }
+        guard case .catchUp(let since) = state.connected() else { return }
         catchUpTask = Task { [weak self] in _ = await self?.catchUp(since: since) }
     }
 
     func clientDidDisconnect() {
-        sync.disconnected()
+        state.disconnected()
     }
 
     private func report(added: [Channel], updated: [Channel], deleted: [String], source: MessageEventSource) {
@@ -303,15 +294,12 @@ extension ChannelCollection: ChatConnectionListener {
                 since = log.latestSequence
                 guard log.hasMore else { break }
             }
-            if isDisposed {
-                sync.catchUpFailed()
-                return
-            }
+            guard state.catchUpRead() == .commitCatchUp else { return }
             try await client.commit(change)
-            sync.catchUpFinished(through: since, connected: client.isConnected)
+            state.catchUpFinished(through: since, connected: client.isConnected)
         } catch {
             // The next reconnection tries again from the same point.
-            sync.catchUpFailed()
+            state.catchUpFailed()
         }
     }
 }
