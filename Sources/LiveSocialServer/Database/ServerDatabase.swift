@@ -1,15 +1,20 @@
 import LiveRepository
 import LiveSocial
 
-/// The server's own SQLite database: the social tables, a change log, id counters and the
-/// last timestamp handed out.
+/// The server's own SQLite database (the embedded default ``ServerStore``): the social tables,
+/// a change log, id counters, the last timestamp handed out and idempotent answers.
 ///
 /// Not thread-safe, like its connection: ``EmbeddedServer`` (an actor) owns it and uses it
-/// from its isolation only. Several processes may open one file: everything that must be unique
+/// from its isolation only, which runs on a default actor's executor as before stores existed. Several processes may open one file: everything that must be unique
 /// or ordered across them (sequence numbers, ids, timestamps) is taken inside the write
 /// transaction, which holds the file's write lock.
-final class ServerDatabase {
+final class ServerDatabase: ServerStore {
     let connection: SQLiteConnection
+    /// A default actor whose executor the server's isolation shares: SQLite's work runs where
+    /// an actor's work runs by default.
+    private let isolation = StoreIsolation()
+
+    var executor: UnownedSerialExecutor { isolation.unownedExecutor }
 
     init(location: SQLiteConnection.Location) throws {
         connection = try SQLiteConnection(location: location)
@@ -27,6 +32,10 @@ final class ServerDatabase {
                 CREATE TABLE IF NOT EXISTS server_counters (name TEXT PRIMARY KEY NOT NULL, value INTEGER NOT NULL);
                 CREATE TABLE IF NOT EXISTS server_clock (
                     id INTEGER PRIMARY KEY CHECK (id = 1), lastTimestamp REAL NOT NULL);
+                CREATE TABLE IF NOT EXISTS server_idempotency (
+                    userId TEXT NOT NULL, requestKey TEXT NOT NULL, answer BLOB NOT NULL, storedAt REAL NOT NULL,
+                    PRIMARY KEY (userId, requestKey));
+                CREATE INDEX IF NOT EXISTS server_idempotency_age ON server_idempotency (storedAt);
                 """)
             // Files made before `isCreation` existed: their entries read as updates.
             let columns = try connection.query("PRAGMA table_info(server_changelog)") { $0.string(1) }
@@ -70,13 +79,6 @@ final class ServerDatabase {
         try Record.read(id: id, from: connection)
     }
 
-    func load(_ key: SocialRecordKey) throws -> SocialRecord? {
-        func open<Record: CacheRecord>(_ type: Record.Type) throws -> SocialRecord? {
-            try load(type, id: key.id).flatMap { SocialRecord($0) }
-        }
-        return try open(key.kind.recordType)
-    }
-
     func upsert<Record: CacheRecord>(_ record: Record) throws {
         let table = Record.table
         let marks = Array(repeating: "?", count: table.columns.count).joined(separator: ", ")
@@ -88,33 +90,41 @@ final class ServerDatabase {
         try connection.execute("DELETE FROM \(key.kind.table.name) WHERE id = ?", [.text(key.id)])
     }
 
-    // MARK: Change log and counters
-
-    /// Logs a change and returns its sequence number. `scope` is the channel a message belongs to (messages are never removed,
-    /// so a removal needs none); scoped catch-ups read only their own entries. `isCreation` says the record is new, so that
-    /// another process publishes it as created. `channelId` is, for a removal, the channel whose visibility rules the removed
-    /// record (see ``channelId(of:)``): once removed, the record cannot tell.
-    func appendChange(
-        _ key: SocialRecordKey, isRemoval: Bool, scope: String?, isCreation: Bool = false, channelId: String? = nil
-    ) throws -> Int64 {
-        try connection.execute(
-            "INSERT INTO server_changelog (kind, recordId, isRemoval, scope, isCreation, channelId) VALUES (?, ?, ?, ?, ?, ?)",
-            [.text(key.kind.rawValue), .text(key.id), .bool(isRemoval), .optional(scope), .bool(isCreation),
-             .optional(channelId)])
-        return connection.lastInsertRowID
+    func records<Record: CacheRecord>(
+        _ query: CacheQuery<Record>, filter: StoreFilter?, after position: StorePosition?, limit: Int
+    ) throws -> [(record: Record, sortValue: SQLiteValue)] {
+        let table = Record.table
+        var (clause, bindings) = query.whereClause
+        if let filter {
+            clause = "(\(clause)) AND (\(filter.sql))"
+            bindings += filter.bindings
+        }
+        if let position {
+            let after = query.condition(after: position.sortValue, id: position.id)
+            clause = "(\(clause)) AND \(after.sql)"
+            bindings += after.bindings
+        }
+        bindings.append(.int(limit))
+        let sortIndex = table.columnIndex(query.sortColumn) ?? 0
+        return try connection.query(
+            "SELECT \(table.columnList) FROM \(table.name) WHERE \(clause) \(query.orderByClause) LIMIT ?", bindings
+        ) { row in (record: try Record(row: row), sortValue: row[sortIndex]) }
     }
 
-    /// The channel whose members may see `record` (``AccessRules``): the channel itself, a
-    /// membership's or a message's channel, a message reaction's message's channel; nil for the others.
-    func channelId(of record: SocialRecord) throws -> String? {
-        switch record {
-        case .channel(let channel): channel.id
-        case .channelMember(let member): member.channelId
-        case .message(let message): message.channelId
-        case .reaction(let reaction) where reaction.targetType == .message:
-            try load(Message.self, id: reaction.targetId)?.channelId
-        default: nil
-        }
+    func channelMemberships(of channelId: String) throws -> [(userId: String, membership: String)] {
+        try connection.query(
+            "SELECT userId, membership FROM \(ChannelMember.table.name) WHERE channelId = ?", [.text(channelId)]
+        ) { row in (row.string(0), row.string(1)) }
+    }
+
+    // MARK: Change log and counters
+
+    func appendChange(_ change: ChangeRecord) throws -> Int64 {
+        try connection.execute(
+            "INSERT INTO server_changelog (kind, recordId, isRemoval, scope, isCreation, channelId) VALUES (?, ?, ?, ?, ?, ?)",
+            [.text(change.key.kind.rawValue), .text(change.key.id), .bool(change.isRemoval), .optional(change.scope),
+             .bool(change.isCreation), .optional(change.channelId)])
+        return connection.lastInsertRowID
     }
 
     /// The channel logged with the change of `sequence` (a removal's; see ``appendChange(_:isRemoval:scope:isCreation:channelId:)``).
@@ -124,17 +134,8 @@ final class ServerDatabase {
         } ?? nil
     }
 
-    /// The change log scope of a record: its channel for a message, else nil.
-    static func scope(of record: SocialRecord) -> String? {
-        if case .message(let message) = record { return messageScope(message.channelId) }
-        return nil
-    }
-
-    /// The change log scope of a channel's messages.
-    static func messageScope(_ channelId: String) -> String { "channel:" + channelId }
-
-    var latestSequence: Int64 {
-        get throws { try connection.queryFirst("SELECT MAX(sequence) FROM server_changelog") { $0.int64(0) } ?? 0 }
+    func latestSequence() throws -> Int64 {
+        try connection.queryFirst("SELECT MAX(sequence) FROM server_changelog") { $0.int64(0) } ?? 0
     }
 
     /// Up to `limit` change-log entries after `sequence`, oldest first.
@@ -142,7 +143,7 @@ final class ServerDatabase {
         let filter: (sql: String, bindings: [SQLiteValue]) = switch scope {
         case .all: ("", [])
         case .channels: ("AND kind = ?", [.text(SocialRecordKind.channel.rawValue)])
-        case .messages(let channelId): ("AND scope = ?", [.text(Self.messageScope(channelId))])
+        case .messages(let channelId): ("AND scope = ?", [.text(ChangeRecord.messageScope(channelId))])
         }
         return try connection.query(
             "SELECT sequence, kind, recordId, isRemoval, isCreation, channelId FROM server_changelog WHERE sequence > ? \(filter.sql) ORDER BY sequence LIMIT ?",
@@ -187,16 +188,24 @@ final class ServerDatabase {
             [.text(name)])
         return try connection.queryFirst("SELECT value FROM server_counters WHERE name = ?", [.text(name)]) { $0.int(0) } ?? 1
     }
+
+    // MARK: Idempotent answers
+
+    func idempotentAnswer(key: String, userId: String) throws -> [UInt8]? {
+        try connection.queryFirst(
+            "SELECT answer FROM server_idempotency WHERE userId = ? AND requestKey = ?", [.text(userId), .text(key)]
+        ) { $0.bytes(0) }
+    }
+
+    func storeIdempotentAnswer(
+        _ answer: [UInt8], key: String, userId: String, at time: Double, keepingAfter oldest: Double
+    ) throws {
+        try connection.execute("DELETE FROM server_idempotency WHERE storedAt <= ?", [.real(oldest)])
+        try connection.execute(
+            "INSERT INTO server_idempotency (userId, requestKey, answer, storedAt) VALUES (?, ?, ?, ?)",
+            [.text(userId), .text(key), .blob(answer), .real(time)])
+    }
 }
 
-/// One entry of the server's change log.
-struct ChangeEntry: Equatable {
-    let sequence: Int64
-    let key: SocialRecordKey
-    let isRemoval: Bool
-    /// Whether the write created the record (entries written before this was logged say false).
-    let isCreation: Bool
-    /// For a removal, the channel whose visibility rules the removed record; nil for other
-    /// entries and in files written before removals logged it.
-    let channelId: String?
-}
+/// The default actor whose executor a ``ServerDatabase``'s server runs on.
+private actor StoreIsolation {}

@@ -17,7 +17,7 @@ import LiveSocial
 ///
 /// Reads the server database; use it from the server's isolation, as the database.
 struct AccessRules {
-    let database: ServerDatabase
+    let database: any ServerStore
 
     /// Whether channels of `type` are private: known to their members only.
     static func isPrivate(_ type: ChannelType) -> Bool { type == .conversation }
@@ -81,12 +81,13 @@ struct AccessRules {
     /// - Throws: as ``requireMessageAccess(_:for:)`` for a channel's messages and for the
     ///   reactions to a message (`notFound` of the message for those); `notFound` of the channel
     ///   for the members of a channel the user does not know.
-    func listFilter(_ kind: SocialQueryKind, for userId: String) throws -> (sql: String, bindings: [SQLiteValue])? {
+    func listFilter(_ kind: SocialQueryKind, for userId: String) throws -> StoreFilter? {
         switch kind {
         case .channels:
             // A private channel is listed to the users with a membership row in it.
-            return ("(type <> ? OR id IN (SELECT channelId FROM channel_members WHERE userId = ?))",
-                    [.text(ChannelType.conversation.rawValue), .text(userId)])
+            return StoreFilter(
+                sql: "(type <> ? OR id IN (SELECT channelId FROM channel_members WHERE userId = ?))",
+                bindings: [.text(ChannelType.conversation.rawValue), .text(userId)])
         case .messages(let channelId, _, _, _, _):
             try requireMessageAccess(channelId, for: userId)
         case .channelMembers(let channelId, _, _):

@@ -13,11 +13,11 @@ import LiveSocial
 /// It remembers each channel's memberships it read, so make one per batch of changes (the
 /// memberships must not change while it is used). Use it from the server's isolation.
 struct AudienceResolver {
-    let database: ServerDatabase
+    let database: any ServerStore
     private var channels: [String: (isPrivate: Bool, rows: [String: Membership])?] = [:]
     private var messageChannels: [String: String?] = [:]
 
-    init(database: ServerDatabase) {
+    init(database: any ServerStore) {
         self.database = database
     }
 
@@ -99,13 +99,11 @@ struct AudienceResolver {
         if let channel = try database.load(Channel.self, id: channelId) {
             // Two columns rather than whole records: a busy channel has many members, and every
             // message sent in it needs them.
-            let rows = try database.connection.query(
-                "SELECT userId, membership FROM \(ChannelMember.table.name) WHERE channelId = ?", [.text(channelId)]
-            ) { row in
-                guard let membership = Membership(rawValue: row.string(1)) else {
-                    throw SQLiteError.mismatch("unknown membership '\(row.string(1))' in \(channelId)")
+            let rows = try database.channelMemberships(of: channelId).map { row in
+                guard let membership = Membership(rawValue: row.membership) else {
+                    throw SQLiteError.mismatch("unknown membership '\(row.membership)' in \(channelId)")
                 }
-                return (row.string(0), membership)
+                return (row.userId, membership)
             }
             result = (AccessRules.isPrivate(channel.type), Dictionary(rows) { $1 })
         }

@@ -29,7 +29,7 @@ extension EmbeddedServer {
         var writer = ServerWriter(database: database, now: timestamp)
         try body(&writer)
         events += writer.events
-        return writer.result(sequence: try database.latestSequence)
+        return writer.result(sequence: try database.latestSequence())
     }
 
     /// Creates a user (or replaces the user with that id).
@@ -102,13 +102,16 @@ extension EmbeddedServer {
 
     /// Every record a query lists, in its order; for inspection and tests.
     public func records<Record: CacheRecord>(_ query: SocialQuery<Record>) throws -> [Record] {
-        try KeysetPage(query: query.cacheQuery).fetch(in: database.connection, after: nil, limit: Int(Int32.max)).records
+        try database.read(query.cacheQuery)
     }
 
     /// The ids of every record of a kind, sorted; for inspection, tests and ``SimulatedActivity``.
     public func ids(of kind: SocialRecordKind, includeDeleted: Bool = false) throws -> [String] {
-        let filter = kind.deletesSoftly && !includeDeleted ? "isDeleted = 0" : "1"
-        return try database.connection.query("SELECT id FROM \(kind.table.name) WHERE \(filter) ORDER BY id") { $0.string(0) }
+        func ids<Record: CacheRecord>(_ type: Record.Type) throws -> [String] {
+            let predicates: [CachePredicate] = kind.deletesSoftly && !includeDeleted ? [.equals("isDeleted", .int(0))] : []
+            return try database.read(CacheQuery<Record>(predicates, orderBy: "id")).map(\.id)
+        }
+        return try ids(kind.recordType)
     }
 
     /// The ids of the channels `userId` is a member in good standing of, sorted.
@@ -116,11 +119,11 @@ extension EmbeddedServer {
         let memberships = CacheQuery<ChannelMember>(
             [.equals("userId", .text(userId)), .equals("membership", .text(Membership.member.rawValue))],
             orderBy: "channelId")
-        return try ChannelMember.read(memberships, from: database.connection).map(\.channelId)
+        return try database.read(memberships).map(\.channelId)
     }
 
     /// The server's latest change sequence number; 0 before the first write.
     public func latestSequence() throws -> Int64 {
-        try database.latestSequence
+        try database.latestSequence()
     }
 }

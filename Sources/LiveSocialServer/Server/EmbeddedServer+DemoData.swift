@@ -111,7 +111,7 @@ extension EmbeddedServer {
             try act(.createComment(postId: post.id, parentId: nil, text: random.pick(DemoPhrases.comments)), random.pick(Self.demoUserIds))
         }
         // Ordered by id, as the demo data has always been seeded.
-        let comments = try Comment.read(CacheQuery([.equals("postId", .text(post.id))], orderBy: "id"), from: database.connection)
+        let comments = try database.read(CacheQuery<Comment>([.equals("postId", .text(post.id))], orderBy: "id"))
         if let first = comments.first {
             try act(.createComment(postId: post.id, parentId: first.id, text: random.pick(DemoPhrases.comments)), random.pick(Self.demoUserIds))
         }
@@ -137,7 +137,7 @@ extension EmbeddedServer {
             let start = try timestamp()
             let readers = try ids(of: .user).filter { $0 != "bench-user" }
             try database.upsert(User(id: "bench-user", displayName: "Bench", createdAt: start, updatedAt: start))
-            _ = try database.appendChange(SocialRecordKey(.user, "bench-user"), isRemoval: false, scope: nil)
+            _ = try database.appendChange(ChangeRecord(SocialRecordKey(.user, "bench-user"), isRemoval: false, scope: nil))
             var channels = channelIds.map {
                 Channel(
                     id: $0, displayName: $0, type: .community, memberCount: 1 + readers.count, lastActivityAt: start,
@@ -151,9 +151,9 @@ extension EmbeddedServer {
                     id: "bench-msg-\(index)", clientRequestId: "bench-\(index)", channelId: channelIds[channel],
                     userId: "bench-user", text: text, createdAt: time, updatedAt: time)
                 try database.upsert(message)
-                _ = try database.appendChange(
+                _ = try database.appendChange(ChangeRecord(
                     SocialRecordKey(.message, message.id), isRemoval: false,
-                    scope: ServerDatabase.messageScope(message.channelId))
+                    scope: ChangeRecord.messageScope(message.channelId)))
                 channels[channel].messageCount += 1
                 channels[channel].lastMessageText = text
                 channels[channel].lastMessageAt = time
@@ -161,13 +161,13 @@ extension EmbeddedServer {
             }
             for channel in channels {
                 try database.upsert(channel)
-                _ = try database.appendChange(SocialRecordKey(.channel, channel.id), isRemoval: false, scope: nil)
+                _ = try database.appendChange(ChangeRecord(SocialRecordKey(.channel, channel.id), isRemoval: false, scope: nil))
                 for userId in ["bench-user"] + readers {
                     let member = ChannelMember(
                         id: ChannelMember.makeID(channelId: channel.id, userId: userId), channelId: channel.id,
                         userId: userId, role: userId == "bench-user" ? .admin : .member, joinedAt: start)
                     try database.upsert(member)
-                    _ = try database.appendChange(SocialRecordKey(.channelMember, member.id), isRemoval: false, scope: nil)
+                    _ = try database.appendChange(ChangeRecord(SocialRecordKey(.channelMember, member.id), isRemoval: false, scope: nil))
                 }
             }
             try database.reserveTimestamps(through: start + Double(count) * 0.001)

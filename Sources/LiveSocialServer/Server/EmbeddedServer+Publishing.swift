@@ -62,7 +62,7 @@ extension EmbeddedServer {
     /// Sets how long a statement waits for another connection's lock (5 s by default), and a
     /// call made before each new attempt of a busy write; for tests.
     func setBusyHandling(timeoutMilliseconds: Int, observer: (@Sendable (Int) -> Void)?) throws {
-        try database.setBusyTimeout(milliseconds: timeoutMilliseconds)
+        try (database as? ServerDatabase)?.setBusyTimeout(milliseconds: timeoutMilliseconds)
         busyRetryObserver = observer
     }
 
@@ -76,7 +76,7 @@ extension EmbeddedServer {
             let result = try body(&events)
             // Each event is addressed with the memberships just after its change.
             let own = try audiences(of: events)
-            return (external.events + events, external.audiences + own, result, try database.latestSequence)
+            return (external.events + events, external.audiences + own, result, try database.latestSequence())
         }
         hub.publish(published, audiences: addressed, through: through)
         if let sharedFile, !events.isEmpty {
@@ -91,7 +91,7 @@ extension EmbeddedServer {
     private func externalEvents(
         after sequence: Int64, limit: Int
     ) throws -> (events: [SocialEvent], audiences: [EventAudience], through: Int64) {
-        guard hub.hasListeners else { return ([], [], max(sequence, try database.latestSequence)) }
+        guard hub.hasListeners else { return ([], [], max(sequence, try database.latestSequence())) }
         let entries = try database.changeEntries(after: sequence, scope: .all, limit: limit)
         var states: [SocialRecordKey: SocialRecord?] = [:]
         var events: [SocialEvent] = []

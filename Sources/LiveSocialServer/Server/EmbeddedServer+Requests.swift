@@ -3,7 +3,7 @@ import LiveSocial
 
 extension EmbeddedServer {
     /// Lets a client request in: waits for the latency, then checks the connection and failure rules.
-    private func admit(_ kind: ServerRequestKind) async throws {
+    func admit(_ kind: ServerRequestKind) async throws {
         guard hub.isConnected else { throw SocialAPIError.offline }
         let latency = self.latency
         if latency > .zero { try await clock.sleep(for: latency) }
@@ -45,7 +45,7 @@ extension EmbeddedServer {
         return try serve {
             let filter = try access.listFilter(query.kind, for: userId)
             return try KeysetPage(query: query.cacheQuery, filter: filter)
-                .fetch(in: database.connection, after: position, limit: limit)
+                .fetch(in: database, after: position, limit: limit)
         }
     }
 
@@ -56,8 +56,9 @@ extension EmbeddedServer {
         guard limit > 0 else { throw SocialAPIError.invalidRequest("a page limit must be positive, not \(limit)") }
         return try serve {
             _ = try access.listFilter(query.kind, for: userId)
-            return try Message.read(query.cacheQuery, after: (.real(position.createdAt), position.id), limit: limit,
-                             from: database.connection)
+            return try database.read(
+                query.cacheQuery, after: StorePosition(sortValue: .real(position.createdAt), id: position.id),
+                limit: limit)
         }
     }
 
@@ -72,7 +73,7 @@ extension EmbeddedServer {
 
     func serveLatestSequence() async throws -> Int64 {
         try await admit(.latestSequence)
-        return try serve { try database.latestSequence }
+        return try serve { try database.latestSequence() }
     }
 
     func servePerform(_ mutation: SocialMutation, as userId: String) async throws -> SocialMutationResult {

@@ -59,6 +59,19 @@ extension EmbeddedServer {
             try await server.servePerform(mutation, as: userId)
         }
 
+        /// Applies a mutation as ``userId`` once per idempotency key: a repeat of `key` by this
+        /// user returns the first answer and changes nothing.
+        ///
+        /// The answer (the result as `encode` writes it, e.g. its JSON) is stored in the same
+        /// transaction as the mutation's changes, so that they are kept together or not at all;
+        /// answers are kept for a day. A refused mutation stores nothing.
+        public func perform(
+            _ mutation: SocialMutation, idempotencyKey key: String,
+            encode: @Sendable (SocialMutationResult) throws -> [UInt8]
+        ) async throws -> [UInt8] {
+            try await server.servePerform(mutation, as: userId, idempotencyKey: key, encode: encode)
+        }
+
         /// The server's real-time events that ``userId`` may see, from now on, starting with the
         /// connection state.
         public func events() -> AsyncStream<SocialEvent> {

@@ -34,7 +34,10 @@ public actor EmbeddedServer {
     public nonisolated let epoch: Double
     nonisolated let hub: EventHub
     nonisolated let controls = ServerControls()
-    let database: ServerDatabase
+    /// Where the data is kept: a ``ServerDatabase`` (SQLite) unless made with ``init(store:clock:epoch:latency:)``.
+    let database: any ServerStore
+    /// The executor of the server's isolation: the store's (see ``ServerStore/executor``).
+    private nonisolated let storeExecutor: UnownedSerialExecutor
     private let elapsed: @Sendable () -> Duration
     /// Watches a server file for other connections' commits; nil in memory or when not watching.
     let watcher: ServerFileWatcher?
@@ -66,8 +69,9 @@ public actor EmbeddedServer {
         self.elapsed = Self.stopwatch(clock)
         let database = try ServerDatabase(location: location)
         self.database = database
+        storeExecutor = database.executor
         // Changes committed before the server opened are history: clients read them with `changes(since:)`.
-        let hub = EventHub(publishedThrough: try database.latestSequence)
+        let hub = EventHub(publishedThrough: try database.latestSequence())
         self.hub = hub
         if case .file(let url) = location {
             sharedFile = url
@@ -85,6 +89,41 @@ public actor EmbeddedServer {
             return (try? await self.publishExternalChanges()) != nil
         }
     }
+
+    /// Opens a server on a store of its own kind, e.g. the server package's PostgreSQL store,
+    /// which several server instances share.
+    ///
+    /// The server's isolation, and with it every call to the store, runs on the store's
+    /// ``ServerStore/executor``. The server publishes other instances' changes when
+    /// ``publishExternalChanges()`` is called: the store's owner calls it when it learns of
+    /// them (the PostgreSQL store listens for its notifications).
+    ///
+    /// - Parameters:
+    ///   - store: where the data is kept; the server becomes its only user.
+    ///   - clock: the clock for latency and timestamps.
+    ///   - epoch: the timestamp of the server's start; nil for the wall-clock time now.
+    ///   - latency: the delay of every request, in clock time.
+    /// - Throws: what the store throws when its latest sequence number cannot be read.
+    public init(
+        store: sending any ServerStore, clock: any Clock<Duration> = ContinuousClock(), epoch: Double? = nil,
+        latency: Duration = .zero
+    ) async throws {
+        self.clock = clock
+        self.epoch = epoch ?? Date().timeIntervalSince1970
+        self.elapsed = Self.stopwatch(clock)
+        storeExecutor = store.executor
+        hub = EventHub()
+        database = store
+        sharedFile = nil
+        watcher = nil
+        controls.withState { $0.latency = latency }
+        // Initialized: from here the initializer runs on the store's executor, where the store
+        // may be used. Changes committed before the server opened are history.
+        hub.publish([], audiences: [], through: try database.latestSequence())
+    }
+
+    /// The executor the server's isolation runs on: the store's.
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { storeExecutor }
 
     private static func stopwatch<C: Clock<Duration>>(_ clock: C) -> @Sendable () -> Duration {
         let start = clock.now

@@ -10,7 +10,7 @@ extension MutationEngine {
         // stored; another user's message with the same id is not this one.
         let resent = CacheQuery<Message>(
             [.equals("clientRequestId", .text(clientRequestId)), .equals("userId", .text(userId))], orderBy: "createdAt")
-        if let stored = try Message.read(resent, limit: 1, from: database.connection).first {
+        if let stored = try database.read(resent, limit: 1).first {
             return writer.answer(with: stored)
         }
         // Members in good standing only; a private channel is not found by anyone else.
@@ -62,7 +62,7 @@ extension MutationEngine {
     private func refreshLastMessage(of channelId: String, countDelta: Int, in writer: inout ServerWriter) throws {
         guard var channel = try database.load(Channel.self, id: channelId) else { return }
         let newest = SocialQuery<Message>.messages(channelId: channelId, newestFirst: true).cacheQuery
-        let latest = try Message.read(newest, limit: 1, from: database.connection).first
+        let latest = try database.read(newest, limit: 1).first
         var updated = channel
         updated.messageCount += countDelta
         updated.lastMessageText = latest?.text

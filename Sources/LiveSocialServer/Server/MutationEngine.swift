@@ -11,7 +11,7 @@ import LiveSocial
 /// delete their posts, comments and messages; a private channel is joined by being added to it,
 /// never by id.
 struct MutationEngine {
-    let database: ServerDatabase
+    let database: any ServerStore
     let controls: ServerControls
 
     /// The rules of who may see and change what.

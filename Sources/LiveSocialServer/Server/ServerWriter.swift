@@ -7,7 +7,7 @@ import LiveSocial
 /// published after the transaction commits. ``result(sequence:)`` gives the mutation's answer:
 /// the final state of every record it touched, in the order first touched.
 struct ServerWriter {
-    let database: ServerDatabase
+    let database: any ServerStore
     /// The timestamp the writes use (`createdAt`, `updatedAt`...).
     var now: Double
     private(set) var events: [SocialEvent] = []
@@ -15,7 +15,7 @@ struct ServerWriter {
     private var states: [SocialRecordKey: SocialRecord] = [:]
     private var removed: [SocialRecordKey] = []
 
-    init(database: ServerDatabase, now: Double) {
+    init(database: any ServerStore, now: Double) {
         self.database = database
         self.now = now
     }
@@ -35,7 +35,7 @@ struct ServerWriter {
         // Who may learn of the removal depends on the record's channel, which the log keeps.
         let channelId = try database.load(key).flatMap { try database.channelId(of: $0) }
         try database.remove(key)
-        let sequence = try database.appendChange(key, isRemoval: true, scope: nil, channelId: channelId)
+        let sequence = try database.appendChange(ChangeRecord(key, isRemoval: true, scope: nil, channelId: channelId))
         events.append(.deleted(key, sequence: sequence))
         states[key] = nil
         removed.append(key)
@@ -56,8 +56,8 @@ struct ServerWriter {
             preconditionFailure("\(Record.self) is not a model of the social domain")
         }
         try database.upsert(record)
-        let sequence = try database.appendChange(
-            wrapped.key, isRemoval: false, scope: ServerDatabase.scope(of: wrapped), isCreation: created)
+        let sequence = try database.appendChange(ChangeRecord(
+            wrapped.key, isRemoval: false, scope: ChangeRecord.scope(of: wrapped), isCreation: created))
         events.append(created ? .created(wrapped, sequence: sequence) : .updated(wrapped, sequence: sequence))
         track(wrapped)
     }
