@@ -27,12 +27,14 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
     ],
     targets: [
         // The server as a library: identity, routes, streams, limits. The tests start it in process.
         .target(
             name: "LiveDataServer",
             dependencies: [
+                "LiveDataPostgres",
                 .product(name: "LiveSocial", package: "swift-livedata"),
                 .product(name: "LiveSocialServer", package: "swift-livedata"),
                 .product(name: "LiveRepository", package: "swift-livedata"),
@@ -44,6 +46,21 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strict
+        ),
+        // The PostgreSQL store: LiveSocialServer's `ServerStore` on a shared PostgreSQL database, so
+        // that several instances serve one set of users (issue 23).
+        .target(
+            name: "LiveDataPostgres",
+            dependencies: [
+                .product(name: "LiveSocial", package: "swift-livedata"),
+                .product(name: "LiveSocialServer", package: "swift-livedata"),
+                .product(name: "LiveRepository", package: "swift-livedata"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),
@@ -83,6 +100,20 @@ let package = Package(
                 .product(name: "LiveSocialServer", package: "swift-livedata"),
                 .product(name: "LiveRepository", package: "swift-livedata"),
                 .product(name: "Hummingbird", package: "hummingbird"),
+            ],
+            swiftSettings: strict
+        ),
+        // The store contract suite on SQLite and on PostgreSQL, and the multi-instance tests.
+        .testTarget(
+            name: "LiveDataStoreTests",
+            dependencies: [
+                "LiveDataServer",
+                "LiveDataPostgres",
+                .product(name: "LiveSocial", package: "swift-livedata"),
+                .product(name: "LiveSocialServer", package: "swift-livedata"),
+                .product(name: "LiveRepository", package: "swift-livedata"),
+                .product(name: "LiveSocialWire", package: "swift-livedata"),
+                .product(name: "LiveSocialNetwork", package: "swift-livedata"),
             ],
             swiftSettings: strict
         ),

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LiveDataPostgres
 import LiveDataServer
 
 /// `livedata-server`: serves a data folder's social data over HTTP until stopped (SIGINT or SIGTERM).
@@ -38,7 +39,19 @@ struct LiveDataServerCommand: AsyncParsableCommand {
     @Option(help: "The largest request body accepted, in bytes.")
     var maxBody = 64 * 1_024
 
+    @Option(help: ArgumentHelp(
+        "Keep the social data in this PostgreSQL database, shared by every instance started with it: postgres://user[:password]@host[:port]/database (the password may come from PGPASSWORD instead).",
+        valueName: "url"))
+    var postgres: String?
+
     func validate() throws {
+        if let postgres {
+            do {
+                _ = try PostgresLocation(url: postgres)
+            } catch {
+                throw ValidationError("--postgres: \(error)")
+            }
+        }
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
         guard tokenLifetime > 0 else { throw ValidationError("--token-lifetime must be positive") }
         guard heartbeat > 0 else { throw ValidationError("--heartbeat must be positive") }
@@ -57,6 +70,7 @@ struct LiveDataServerCommand: AsyncParsableCommand {
         configuration.rateLimitPerSecond = rateLimit
         configuration.rateLimitBurst = rateBurst
         configuration.maxBodyBytes = maxBody
+        configuration.postgres = try postgres.map { try PostgresLocation(url: $0) }
         let server = try await LiveDataServer.open(configuration)
         try await server.runUntilSignalled()
     }

@@ -9,7 +9,7 @@ extension APIResponder {
     /// `POST /v1/mutations`: applies a change as the token's user (never a user named in the body).
     ///
     /// With an `Idempotency-Key` header, a repeat of the key by the same user gets the first
-    /// answer and changes nothing (see ``IdempotencyGate``).
+    /// answer and changes nothing: the answer is stored with the changes, in one transaction.
     func perform(_ request: Request, userId: String, connection: EmbeddedServer.Connection) async throws -> Response {
         let mutation = try decode(MutationRequest.self, from: try await body(of: request)).mutation
         for id in mutation.mentionedIds { try checkId(id, "an id of the mutation") }
@@ -23,7 +23,9 @@ extension APIResponder {
             return Self.json(Data(try await apply()))
         }
         try checkId(key, "the Idempotency-Key header")
-        let answer = try await server.idempotency.answer(userId: userId, key: key, store: server.identity, perform: apply)
+        let answer = try await server.idempotency.answer(userId: userId, key: key) {
+            try await connection.perform(mutation, idempotencyKey: key) { Array(try SocialWire.encode($0)) }
+        }
         return Self.json(Data(answer))
     }
 

@@ -6,8 +6,8 @@ import Synchronization
 ///
 /// Users have a password hash (see ``PasswordHasher``). Sessions are stored by the SHA-256
 /// digest of their token, never the token itself; a token works until it expires or is
-/// revoked. The store also remembers the answers of mutations by idempotency key (see
-/// ``storedAnswer(userId:key:)``), so that a retried request is applied once even across a restart.
+/// revoked. (Idempotent answers are kept by the social store, with the changes they answer;
+/// files made before that lose their `idempotency` table when opened.)
 ///
 /// SQLite, not a flat file: sign-ins, renewals and revocations from many connections at once
 /// each need a small durable write, which SQLite makes atomic without rewriting the whole file.
@@ -45,14 +45,8 @@ public final class IdentityStore: Sendable {
                 revoked INTEGER NOT NULL DEFAULT 0
             );
             CREATE INDEX IF NOT EXISTS sessions_by_expiry ON sessions (expires_at);
-            CREATE TABLE IF NOT EXISTS idempotency (
-                user_id TEXT NOT NULL,
-                key TEXT NOT NULL,
-                answer BLOB NOT NULL,
-                stored_at REAL NOT NULL,
-                PRIMARY KEY (user_id, key)
-            );
-            CREATE INDEX IF NOT EXISTS idempotency_by_age ON idempotency (stored_at);
+            DROP INDEX IF EXISTS idempotency_by_age;
+            DROP TABLE IF EXISTS idempotency;
             """)
         self.connection = Mutex(database)
         self.hasher = hasher
@@ -135,32 +129,5 @@ public final class IdentityStore: Sendable {
             }
         }
         return session
-    }
-
-    // MARK: Idempotency
-
-    /// How long an answer stays stored for its idempotency key, in seconds: a day.
-    static let idempotencyLifetime: Double = 86_400
-
-    /// The stored answer of the mutation `userId` sent with idempotency key `key`, if any.
-    public func storedAnswer(userId: String, key: String) throws -> [UInt8]? {
-        try connection.withLock {
-            try $0.queryFirst("SELECT answer FROM idempotency WHERE user_id = ? AND key = ?",
-                              [.text(userId), .text(key)]) { $0.bytes(0) }
-        }
-    }
-
-    /// Stores the answer of the mutation `userId` sent with idempotency key `key`.
-    public func storeAnswer(_ answer: [UInt8], userId: String, key: String) throws {
-        let time = now()
-        try connection.withLock { database in
-            try database.transaction {
-                try database.execute("DELETE FROM idempotency WHERE stored_at <= ?",
-                                     [.real(time - Self.idempotencyLifetime)])
-                try database.execute(
-                    "INSERT OR REPLACE INTO idempotency (user_id, key, answer, stored_at) VALUES (?, ?, ?, ?)",
-                    [.text(userId), .text(key), .blob(answer), .real(time)])
-            }
-        }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import LiveDataPostgres
 import LiveRepository
 import LiveSocialServer
 import Logging
@@ -69,9 +70,15 @@ public final class LiveDataServer: Sendable {
         // Password hashes and token digests: its owner's only, even in a folder others may read
         // (SQLite gives its journal files the same mode).
         try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: identityFile.path)
-        // The network server owns its file: no other process writes it, so it does not poll for others' commits.
-        let socialServer = try EmbeddedServer(
-            location: .file(folder.appendingPathComponent(socialFileName)), externalChanges: .off)
+        let socialServer: EmbeddedServer
+        if let postgres = configuration.postgres {
+            // Shared with other instances: their changes arrive through the listener `run` starts.
+            socialServer = try await EmbeddedServer(store: try await PostgresServerStore.open(postgres))
+        } else {
+            // The network server owns its file: no other process writes it, so it does not poll for others' commits.
+            socialServer = try EmbeddedServer(
+                location: .file(folder.appendingPathComponent(socialFileName)), externalChanges: .off)
+        }
         let server = LiveDataServer(configuration: configuration, socialServer: socialServer, identity: identity)
         if try identity.userIds().isEmpty {
             try await server.createDemoUsers()
@@ -120,6 +127,12 @@ public final class LiveDataServer: Sendable {
         // server closes (a cancelled Application would log each open connection as an error).
         let group = ServiceGroup(configuration: .init(services: [application], logger: logger))
         let streams = self.streams
+        // On PostgreSQL: one listening connection hands this instance's clients every instance's changes.
+        let listener = configuration.postgres.map { location in
+            let server = socialServer
+            return Task { await PostgresChangeListener(server: server, location: location).run() }
+        }
+        defer { listener?.cancel() }
         // In a task of its own, so that the caller's cancellation reaches it only as a graceful shutdown.
         let running = Task { try await group.run() }
         try await withTaskCancellationHandler {

@@ -1,4 +1,5 @@
 import Foundation
+import LiveDataPostgres
 
 /// How a ``LiveDataServer`` listens, where it keeps its data, and its limits.
 public struct ServerConfiguration: Sendable {
@@ -35,6 +36,11 @@ public struct ServerConfiguration: Sendable {
     public var maxIdLength: Int = 200
     /// The largest page or change-log limit a request may ask for.
     public var maxLimit: Int = 500
+    /// The PostgreSQL database that keeps the social data, shared by every instance started
+    /// with it (`--postgres`); nil keeps it in `server.sqlite` in the data folder. With it, the
+    /// data folder still keeps the users, passwords and sessions (`identity.sqlite`): instances
+    /// on one machine share that by sharing the folder (see the README).
+    public var postgres: PostgresLocation?
     /// The password hashing cost for new passwords.
     public var passwordHasher: PasswordHasher = .standard
     /// The time in seconds since 1970, for token expiry and rate limits; tests pass a clock they move.

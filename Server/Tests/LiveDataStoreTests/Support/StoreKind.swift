@@ -1,0 +1,47 @@
+import LiveDataPostgres
+import LiveSocialServer
+
+/// The stores the contract suite runs on.
+enum StoreKind: String, CaseIterable, Sendable, CustomStringConvertible {
+    case sqlite
+    case postgres
+
+    var description: String { rawValue }
+}
+
+/// An ``EmbeddedServer`` on a new, empty store of one kind; ``close()`` throws the store away.
+struct StoreFixture {
+    let server: EmbeddedServer
+    let location: PostgresLocation?
+    private let store: PostgresServerStore?
+
+    /// A server on a new store, with a manual clock and a fixed epoch, so that both kinds hand
+    /// out the same timestamps.
+    static func make(_ kind: StoreKind, epoch: Double = 1_700_000_000) async throws -> StoreFixture {
+        switch kind {
+        case .sqlite:
+            let server = try EmbeddedServer(location: .inMemory, clock: ManualClock(), epoch: epoch, externalChanges: .off)
+            return StoreFixture(server: server, location: nil, store: nil)
+        case .postgres:
+            let location = try await TestPostgres.makeDatabase()
+            let store = try await PostgresServerStore.open(location)
+            let server = try await EmbeddedServer(store: store, clock: ManualClock(), epoch: epoch)
+            return StoreFixture(server: server, location: location, store: store)
+        }
+    }
+
+    /// Another server (instance) on the same PostgreSQL database.
+    func secondInstance(epoch: Double = 1_700_000_000) async throws -> (EmbeddedServer, PostgresServerStore) {
+        guard let location else { preconditionFailure("a second instance needs PostgreSQL") }
+        let store = try await PostgresServerStore.open(location)
+        return (try await EmbeddedServer(store: store, clock: ManualClock(), epoch: epoch), store)
+    }
+
+    func close() async {
+        if let store {
+            let closing = store
+            try? await store.thread.perform { closing.close() }
+        }
+        if let location { await TestPostgres.dropDatabase(location) }
+    }
+}
