@@ -14,19 +14,23 @@ struct StoreFixture {
     let server: EmbeddedServer
     let location: PostgresLocation?
     private let store: PostgresServerStore?
+    /// The cluster's own database, when not the one of `LIVEDATA_TEST_POSTGRES`.
+    var cluster: PostgresLocation? = nil
 
     /// A server on a new store, with a manual clock and a fixed epoch, so that both kinds hand
     /// out the same timestamps.
-    static func make(_ kind: StoreKind, epoch: Double = 1_700_000_000) async throws -> StoreFixture {
+    static func make(
+        _ kind: StoreKind, epoch: Double = 1_700_000_000, cluster: PostgresLocation? = nil
+    ) async throws -> StoreFixture {
         switch kind {
         case .sqlite:
             let server = try EmbeddedServer(location: .inMemory, clock: ManualClock(), epoch: epoch, externalChanges: .off)
             return StoreFixture(server: server, location: nil, store: nil)
         case .postgres:
-            let location = try await TestPostgres.makeDatabase()
+            let location = try await TestPostgres.makeDatabase(in: cluster)
             let store = try await PostgresServerStore.open(location)
             let server = try await EmbeddedServer(store: store, clock: ManualClock(), epoch: epoch)
-            return StoreFixture(server: server, location: location, store: store)
+            return StoreFixture(server: server, location: location, store: store, cluster: cluster)
         }
     }
 
@@ -42,6 +46,6 @@ struct StoreFixture {
             let closing = store
             try? await store.thread.perform { closing.close() }
         }
-        if let location { await TestPostgres.dropDatabase(location) }
+        if let location { await TestPostgres.dropDatabase(location, in: cluster) }
     }
 }

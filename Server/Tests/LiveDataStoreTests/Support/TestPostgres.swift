@@ -20,8 +20,8 @@ enum TestPostgres {
     }
 
     /// A new, empty database in the cluster, for one test.
-    static func makeDatabase() async throws -> PostgresLocation {
-        var location = try location()
+    static func makeDatabase(in cluster: PostgresLocation? = nil) async throws -> PostgresLocation {
+        var location = try cluster ?? location()
         let name = "t_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
         try await admin(location) { try await $0.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)"), logger: logger) }
         location.database = name
@@ -29,8 +29,8 @@ enum TestPostgres {
     }
 
     /// Drops a database `makeDatabase()` made, whoever is still connected to it.
-    static func dropDatabase(_ location: PostgresLocation) async {
-        guard let admin = try? Self.location() else { return }
+    static func dropDatabase(_ location: PostgresLocation, in cluster: PostgresLocation? = nil) async {
+        guard let admin = cluster ?? (try? Self.location()) else { return }
         try? await Self.admin(admin) {
             try await $0.query(PostgresQuery(unsafeSQL: "DROP DATABASE IF EXISTS \(location.database) WITH (FORCE)"), logger: logger)
         }
