@@ -13,8 +13,17 @@ struct PostgresRestartTests {
     @Test func instancesReconnectAndResumeWithNothingLostOrDoubled() async throws {
         // A cluster of its own: restarting the shared one would break the suites running beside this one.
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("livedata-pg-\(UUID().uuidString)").path
-        let url = try Self.cluster("start", folder)
-        defer { _ = try? Self.cluster("stop", folder) }
+        let url = try await Self.cluster("start", folder)
+        do {
+            try await play(url: url, folder: folder)
+        } catch {
+            _ = try? await Self.cluster("stop", folder)
+            throw error
+        }
+        _ = try? await Self.cluster("stop", folder)
+    }
+
+    private func play(url: String, folder: String) async throws {
         let fixture = try await StoreFixture.make(.postgres, cluster: try PostgresLocation(url: url))
         let (second, secondStore) = try await fixture.secondInstance()
         try await fixture.server.seedDemoData()
@@ -44,7 +53,7 @@ struct PostgresRestartTests {
                     }
                 }
             }
-            if round < rounds - 1 { _ = try Self.cluster("restart", folder) }
+            if round < rounds - 1 { _ = try await Self.cluster("restart", folder) }
         }
         let seen = await collector.finish(within: .seconds(60))
         listener.cancel()
@@ -61,22 +70,10 @@ struct PostgresRestartTests {
     }
 
     /// Runs `postgres-cluster.sh COMMAND FOLDER` and returns what it printed (the URL, for `start`).
-    static func cluster(_ command: String, _ folder: String) throws -> String {
+    static func cluster(_ command: String, _ folder: String) async throws -> String {
         let script = URL(fileURLWithPath: #filePath)
             .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Scripts/postgres-cluster.sh")
-        let process = Process()
-        let output = Pipe()
-        process.executableURL = script
-        process.arguments = [command, folder]
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let printed = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw PostgresStoreError.database("postgres-cluster.sh \(command) failed (status \(process.terminationStatus))")
-        }
-        return String(decoding: printed, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        return try await ScriptRun.output(script.path, [command, folder])
     }
 }

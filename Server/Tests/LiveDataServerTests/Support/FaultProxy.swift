@@ -19,11 +19,14 @@ import Synchronization
 /// Built on blocking POSIX sockets: one thread accepts, two threads pump each connection. A
 /// client whose server cannot be reached is reset at once, as a refused connection would be.
 /// The server's own FIN is passed on as a FIN (a half close), its RST as an RST.
+///
+/// With several upstream ports (instances of one service), each new connection goes to the first
+/// that accepts it, as a reverse proxy fails over: a killed instance's clients reach the next.
 final class FaultProxy: Sendable {
     /// The port clients connect to.
     let port: Int
-    /// The server's port on 127.0.0.1.
-    let upstreamPort: Int
+    /// The servers' ports on 127.0.0.1, tried in order for each new connection.
+    let upstreamPorts: [Int]
     private let listener: Int32
     private let state = Mutex(State())
     /// The request lines seen, in order: for tests that wait for a request to pass.
@@ -42,8 +45,15 @@ final class FaultProxy: Sendable {
     var url: URL { URL(string: "http://127.0.0.1:\(port)")! }
 
     /// Listens on a free loopback port and forwards to `upstreamPort` on 127.0.0.1.
-    init(upstreamPort: Int) throws {
-        self.upstreamPort = upstreamPort
+    convenience init(upstreamPort: Int) throws {
+        try self.init(upstreamPorts: [upstreamPort])
+    }
+
+    /// Listens on a free loopback port and forwards each connection to the first of
+    /// `upstreamPorts` on 127.0.0.1 that accepts it.
+    init(upstreamPorts: [Int]) throws {
+        precondition(!upstreamPorts.isEmpty, "a proxy needs an upstream port")
+        self.upstreamPorts = upstreamPorts
         let listener = socket(AF_INET, Int32(SOCK_STREAM_VALUE), 0)
         guard listener >= 0 else { throw TestServerError("the fault proxy could not open a socket: errno \(errno)") }
         var address = Self.loopback(port: 0)
@@ -115,13 +125,7 @@ final class FaultProxy: Sendable {
                 return
             }
             Self.noDelay(client)
-            let server = socket(AF_INET, Int32(SOCK_STREAM_VALUE), 0)
-            var address = Self.loopback(port: upstreamPort)
-            let connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(server, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-            }
-            guard server >= 0, connected == 0 else {
-                if server >= 0 { close(server) }
+            guard let server = upstreamPorts.lazy.compactMap({ Self.connectLoopback(port: $0) }).first else {
                 Self.lingerZero(client)
                 close(client)
                 continue
@@ -157,6 +161,21 @@ final class FaultProxy: Sendable {
     }
 
     // MARK: Sockets
+
+    /// A socket connected to `port` on 127.0.0.1, or nil when nothing listens there.
+    static func connectLoopback(port: Int) -> Int32? {
+        let server = socket(AF_INET, Int32(SOCK_STREAM_VALUE), 0)
+        guard server >= 0 else { return nil }
+        var address = loopback(port: port)
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(server, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else {
+            close(server)
+            return nil
+        }
+        return server
+    }
 
     static func loopback(port: Int) -> sockaddr_in {
         var address = sockaddr_in()

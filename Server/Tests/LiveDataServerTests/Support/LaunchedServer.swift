@@ -11,12 +11,14 @@ struct LaunchedServer: Sendable {
     let process: ServerProcess
     let port: Int
 
-    /// Starts `livedata-server --port <port> --data <folder>` and waits for its `listening on`
-    /// line. A port still held by the killed server's sockets is tried again, for at most 30 s.
-    static func start(port: Int, folder: URL) async throws -> LaunchedServer {
+    /// Starts `livedata-server --port <port> --data <folder>` (and `arguments`, such as
+    /// `--postgres URL`) and waits for its `listening on` line. A port still held by the killed
+    /// server's sockets is tried again, for at most 30 s.
+    static func start(port: Int, folder: URL, arguments: [String] = []) async throws -> LaunchedServer {
         let deadline = ContinuousClock.now + .seconds(30)
         while true {
-            let process = try ServerProcess(arguments: ["--port", String(port), "--data", folder.path, "--heartbeat", "2"])
+            let process = try ServerProcess(
+                arguments: ["--port", String(port), "--data", folder.path, "--heartbeat", "2"] + arguments)
             let (before, line) = await process.lines { $0.hasPrefix("listening on ") }
             if let line, let listening = Int(line.split(separator: ":").last ?? "") {
                 return LaunchedServer(process: process, port: listening)
