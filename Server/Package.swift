@@ -74,11 +74,14 @@ let package = Package(
             swiftSettings: strict
         ),
         // `ServerVersus quick|full`: the server's send-to-event latency, sends a second and memory
-        // per idle stream at N streams, beside a bare Hummingbird broadcast (Server/README.md).
+        // per idle stream at N streams, beside a bare Hummingbird broadcast (Server/README.md);
+        // `ServerVersus instances URL`: one instance on SQLite, one and two on PostgreSQL.
         .executableTarget(
             name: "ServerVersus",
             dependencies: [
                 "LiveDataServer",
+                "LiveDataPostgres",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "LiveSocial", package: "swift-livedata"),
                 .product(name: "LiveSocialServer", package: "swift-livedata"),
                 .product(name: "LiveSocialWire", package: "swift-livedata"),

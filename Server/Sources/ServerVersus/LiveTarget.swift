@@ -1,4 +1,5 @@
 import Foundation
+import LiveDataPostgres
 import LiveDataServer
 import LiveSocial
 import LiveSocialServer
@@ -6,34 +7,46 @@ import LiveSocialWire
 
 /// The real server, `LiveDataServer`, in this process on a free loopback port over a fresh data
 /// folder, with `readers` users of its own (`reader-0`...), each a member of the demo's public
-/// channel `general`, signed in over HTTP.
+/// channel `general`, signed in over HTTP. On PostgreSQL it may be several instances (each on a
+/// port of its own, all on one database and one data folder), the streams and senders dealt out
+/// to them in turn.
 ///
 /// Two settings differ from `livedata-server`'s defaults, and say so in the output: the
 /// per-token rate limit is lifted (the default, 100 requests a second, would cap the load phase,
 /// not the server), and passwords use the tests' cheap scrypt cost (a thousand sign-ins at the
 /// standard cost take minutes and are not what is measured).
 final class LiveTarget: BenchTarget {
-    let name = "livedata-server"
-    let port: Int
+    let name: String
+    /// Each instance's port.
+    let ports: [Int]
+    var port: Int { ports[0] }
     /// The session token of each reader, by index.
     let tokens: [String]
-    let server: LiveDataServer
-    private let task: Task<Void, any Error>
+    let servers: [LiveDataServer]
+    private let tasks: [Task<Void, any Error>]
     private let folder: URL
 
-    private init(port: Int, tokens: [String], server: LiveDataServer, task: Task<Void, any Error>, folder: URL) {
-        self.port = port
+    private init(name: String, ports: [Int], tokens: [String], servers: [LiveDataServer], tasks: [Task<Void, any Error>], folder: URL) {
+        self.name = name
+        self.ports = ports
         self.tokens = tokens
-        self.server = server
-        self.task = task
+        self.servers = servers
+        self.tasks = tasks
         self.folder = folder
     }
 
-    /// Starts the server, adds `readers` users to `general` and signs each in over HTTP.
-    static func start(readers: Int) async throws -> LiveTarget {
+    func streamPort(index: Int) -> Int { ports[index % ports.count] }
+    func senderPort(sender: Int) -> Int { ports[sender % ports.count] }
+
+    /// Starts the server (`instances` of it on `postgres`, one on SQLite without it), adds
+    /// `readers` users to `general` and signs each in over HTTP.
+    static func start(
+        readers: Int, name: String = "livedata-server", postgres: PostgresLocation? = nil, instances: Int = 1
+    ) async throws -> LiveTarget {
         let folder = FileManager.default.temporaryDirectory
             .appendingPathComponent("server-versus-\(UUID().uuidString)", isDirectory: true)
         var configuration = ServerConfiguration(dataFolder: folder)
+        configuration.postgres = postgres
         configuration.port = 0
         configuration.passwordHasher = .fastForTests
         configuration.rateLimitPerSecond = 1_000_000
@@ -43,11 +56,21 @@ final class LiveTarget: BenchTarget {
         configuration.signInTotalPerSecond = 1_000_000
         configuration.signInTotalBurst = 1_000_000
         configuration.print = { _ in }
-        let server = try await LiveDataServer.open(configuration)
-        let (ports, continuation) = AsyncStream<Int>.makeStream()
-        let task = Task { try await server.run { continuation.yield($0) } }
-        var iterator = ports.makeAsyncIterator()
-        guard let port = await iterator.next() else { throw BenchError("livedata-server did not start") }
+        var servers: [LiveDataServer] = []
+        var tasks: [Task<Void, any Error>] = []
+        var ports: [Int] = []
+        for _ in 0..<(postgres == nil ? 1 : max(1, instances)) {
+            // One after the other: the first makes the tables and the demo data.
+            let server = try await LiveDataServer.open(configuration)
+            let (started, continuation) = AsyncStream<Int>.makeStream()
+            tasks.append(Task { try await server.run { continuation.yield($0) } })
+            var iterator = started.makeAsyncIterator()
+            guard let port = await iterator.next() else { throw BenchError("livedata-server did not start") }
+            servers.append(server)
+            ports.append(port)
+        }
+        let server = servers[0]
+        let port = ports[0]
 
         var passwords: [String] = []
         for index in 0..<readers {
@@ -69,7 +92,7 @@ final class LiveTarget: BenchTarget {
                 return try SocialWire.decode(SessionBody.self, from: Data(answer)).token
             }
         }
-        return LiveTarget(port: port, tokens: tokens, server: server, task: task, folder: folder)
+        return LiveTarget(name: name, ports: ports, tokens: tokens, servers: servers, tasks: tasks, folder: folder)
     }
 
     func streamRequest(index: Int) -> [UInt8] {

@@ -7,13 +7,13 @@ enum Measurer {
         let clients = settings.clients
         let tally = Tally(clients: clients, pacedSends: settings.pacedSends, capacity: settings.pacedSends + settings.loadCapacity)
         let readers = try StreamReaders(threads: 2, tally: tally)
-        let connection = try HTTPConnection(port: target.port)
+        let connection = try HTTPConnection(port: target.senderPort(sender: 0))
         Thread.sleep(forTimeInterval: 0.5)
 
         // Memory: resident bytes before and after the idle streams are open and connected.
         let before = ProcessStats.residentBytes()
         for index in 0..<clients {
-            try readers.open(index: index, port: target.port, request: target.streamRequest(index: index))
+            try readers.open(index: index, port: target.streamPort(index: index), request: target.streamRequest(index: index))
         }
         guard tally.wait(seconds: 60, until: { connected, _ in connected >= clients }) else {
             throw BenchError("\(target.name): not every stream connected within 60 s")
@@ -42,7 +42,7 @@ enum Measurer {
             Thread {
                 defer { done.leave() }
                 do {
-                    let connection = try HTTPConnection(port: target.port)
+                    let connection = try HTTPConnection(port: target.senderPort(sender: sender))
                     while ProcessStats.nanoseconds() < deadline {
                         let number = next.take()
                         guard number < first + settings.loadCapacity else { return }

@@ -1,4 +1,5 @@
 import Foundation
+import LiveDataPostgres
 
 /// `ServerVersus quick|full`: the send-to-event latency, the sends a second and the memory per
 /// idle stream of `livedata-server` with N event streams on loopback, beside the floor (a bare
@@ -16,8 +17,11 @@ enum ServerVersus {
             case "worker": try await worker(Array(arguments.dropFirst()))
             case "quick", nil: try compare(clients: [1, 100], pacedSends: 100, loadSeconds: 2, mode: "quick")
             case "full": try compare(clients: [1, 100, 1_000], pacedSends: 400, loadSeconds: 6, mode: "full")
+            case "instances" where arguments.count >= 2:
+                let quick = arguments.dropFirst(2).first == "quick"
+                try compareStores(postgres: arguments[1], pacedSends: quick ? 100 : 400, loadSeconds: quick ? 2 : 6)
             default:
-                FileHandle.standardError.write(Data("usage: ServerVersus [quick|full]\n".utf8))
+                FileHandle.standardError.write(Data("usage: ServerVersus [quick|full] | ServerVersus instances postgres://… [quick]\n".utf8))
                 exit(2)
             }
         } catch {
@@ -44,6 +48,27 @@ enum ServerVersus {
                 rows.append(try runWorker([target, "\(count)", "\(pacedSends)", "\(loadSeconds)"]))
             }
         }
+        printTable(rows)
+    }
+
+    /// `instances URL`: at 100 streams, one instance on SQLite, one on PostgreSQL and two on
+    /// one PostgreSQL database (streams and senders split between them), each on a new database.
+    static func compareStores(postgres: String, pacedSends: Int, loadSeconds: Double) throws {
+        _ = try PostgresLocation(url: postgres)
+        let limit = ProcessStats.raiseOpenFileLimit()
+        let load = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").prefix(3).joined(separator: " ") ?? "?"
+        print("ServerVersus instances: 100 event streams, one instance on SQLite, one on PostgreSQL, two on one PostgreSQL database (\(ProcessInfo.processInfo.activeProcessorCount) cores, load average \(load), open files \(limit))")
+        print("two instances: in one process, streams and senders dealt out in turn, so half the streams hear a send made on the other instance")
+        print("latency: one send at a time to the first instance, \(pacedSends) sends; sends/s: \(senders) senders, at most \(window) in flight, \(loadSeconds) s plus the drain")
+        print("")
+        var rows: [Measurement] = []
+        for target in ["live", "postgres", "postgres2"] {
+            rows.append(try runWorker([target, "100", "\(pacedSends)", "\(loadSeconds)", postgres]))
+        }
+        printTable(rows)
+    }
+
+    private static func printTable(_ rows: [Measurement]) {
         print("| N | server | p50 ms | p99 ms | sends/s | p50 / p99 ms under load | CPU ms per send | KiB per idle stream |")
         print("|---:|---|---:|---:|---:|---:|---:|---:|")
         for row in rows {
@@ -75,21 +100,35 @@ enum ServerVersus {
         return measurement
     }
 
-    /// `worker live|floor N pacedSends loadSeconds`: one run, printed as `RESULT <json>`.
+    /// `worker live|floor|postgres|postgres2 N pacedSends loadSeconds [URL]`: one run, printed as
+    /// `RESULT <json>`; `postgres` and `postgres2` (two instances) on a new database of the cluster at URL.
     private static func worker(_ arguments: [String]) async throws {
-        guard arguments.count == 4, let clients = Int(arguments[1]), let paced = Int(arguments[2]),
+        guard arguments.count == 4 || arguments.count == 5, let clients = Int(arguments[1]), let paced = Int(arguments[2]),
               let seconds = Double(arguments[3]), clients > 0
-        else { throw BenchError("usage: ServerVersus worker live|floor N pacedSends loadSeconds") }
+        else { throw BenchError("usage: ServerVersus worker live|floor|postgres|postgres2 N pacedSends loadSeconds [URL]") }
         ProcessStats.raiseOpenFileLimit()
         let settings = RunSettings(clients: clients, pacedSends: paced, loadSeconds: seconds, senders: senders, window: window)
         let target: any BenchTarget
+        var database: PostgresLocation?
         switch arguments[0] {
-        case "live": target = try await LiveTarget.start(readers: max(clients, senders))
+        case "postgres", "postgres2":
+            guard arguments.count == 5 else { throw BenchError("\(arguments[0]) needs a PostgreSQL URL") }
+            database = try await BenchDatabase.make(arguments[4])
+        default: break
+        }
+        switch arguments[0] {
+        case "live":
+            target = try await LiveTarget.start(readers: max(clients, senders), name: arguments.count == 5 ? "1 × SQLite" : "livedata-server")
+        case "postgres":
+            target = try await LiveTarget.start(readers: max(clients, senders), name: "1 × PostgreSQL", postgres: database)
+        case "postgres2":
+            target = try await LiveTarget.start(readers: max(clients, senders), name: "2 × PostgreSQL", postgres: database, instances: 2)
         case "floor": target = try await FloorTarget.start()
-        default: throw BenchError("unknown server \(arguments[0]): live or floor")
+        default: throw BenchError("unknown server \(arguments[0]): live, floor, postgres or postgres2")
         }
         let measurement = try await onThread { try Measurer.measure(target, settings) }
         (target as? LiveTarget)?.removeFolder()
+        if let database { await BenchDatabase.drop(database, cluster: arguments[4]) }
         let json = String(decoding: try JSONEncoder().encode(measurement), as: UTF8.self)
         FileHandle.standardOutput.write(Data("RESULT \(json)\n".utf8))
         // The servers' tasks and the open streams end with the process.
