@@ -34,8 +34,12 @@ struct InstanceKillTests {
         }
         defer { for proxy in proxies { proxy.stop() } }
         let clients = instances.folder.appendingPathComponent("clients")
-        let ada = try await NetworkChatter("ada", password: passwords["ada"] ?? "", server: proxies[0].url, folder: clients)
-        let alan = try await NetworkChatter("alan", password: passwords["alan"] ?? "", server: proxies[1].url, folder: clients)
+        // Sign-ins hash passwords at the real cost in a debug build: 3 s is too short on a busy machine.
+        let configuration = NetworkChatter.configuration(requestTimeout: 10)
+        let ada = try await NetworkChatter(
+            "ada", password: passwords["ada"] ?? "", server: proxies[0].url, folder: clients, configuration: configuration)
+        let alan = try await NetworkChatter(
+            "alan", password: passwords["alan"] ?? "", server: proxies[1].url, folder: clients, configuration: configuration)
         let chatters = [ada, alan]
         let channel = "ada-alan"
         var texts = ["before the kills"]
