@@ -108,7 +108,7 @@ public final class PostgresServerStore: ServerStore, @unchecked Sendable {
     private func connected() throws -> PostgresConnection {
         if let connection, !connection.isClosed { return connection }
         connection = nil
-        guard depth == 0 else { throw PostgresStoreError.database("the connection was lost in a transaction") }
+        guard depth == 0 else { throw PostgresStoreError.connectionLost("the connection was lost in a transaction") }
         connectionCount += 1
         do {
             let made = try PostgresConnection.connect(
@@ -117,7 +117,7 @@ public final class PostgresServerStore: ServerStore, @unchecked Sendable {
             connection = made
             return made
         } catch {
-            throw Self.wrap(error)
+            throw PostgresStoreError.connectionLost("\(Self.wrap(error))")
         }
     }
 
@@ -130,6 +130,8 @@ public final class PostgresServerStore: ServerStore, @unchecked Sendable {
         do {
             return try connection.query(query, logger: logger).wait().rows
         } catch {
+            // A statement that failed with its connection: the database went away under it.
+            if connection.isClosed { throw PostgresStoreError.connectionLost("\(Self.wrap(error))") }
             throw Self.wrap(error)
         }
     }
@@ -156,7 +158,13 @@ public final class PostgresServerStore: ServerStore, @unchecked Sendable {
     private static func wrap(_ error: any Error) -> any Error {
         if let error = error as? PSQLError {
             let message = error.serverInfo?[.message] ?? "\(error.code)"
-            let code = error.serverInfo?[.sqlState].map { " (\($0))" } ?? ""
+            let state = error.serverInfo?[.sqlState]
+            let code = state.map { " (\($0))" } ?? ""
+            // No answer from the server (the connection failed), a connection exception (08…)
+            // or an operator's intervention (57…: shutdown, restart, terminated backend).
+            if state == nil || state!.hasPrefix("08") || state!.hasPrefix("57") {
+                return PostgresStoreError.connectionLost(message + code)
+            }
             return PostgresStoreError.database(message + code)
         }
         return error

@@ -6,6 +6,14 @@ public enum PostgresStoreError: Error, Equatable, CustomStringConvertible {
     case database(String)
     /// The store was closed before the work ran.
     case closed
+    /// The connection to the database was lost or could not be made (PostgreSQL restarting, the
+    /// network cut): the transaction it broke did not commit, or its outcome is unknown. The next
+    /// transaction connects again; a mutation with an idempotency key may be sent again.
+    case connectionLost(String)
+
+    /// How ``connectionLost(_:)``'s message begins: the server's rules pass database errors on
+    /// as `SocialAPIError.serverFailure` with this text in them.
+    public static let connectionLostMessage = "lost the connection to PostgreSQL"
 
     /// The message.
     public var description: String {
@@ -13,6 +21,7 @@ public enum PostgresStoreError: Error, Equatable, CustomStringConvertible {
         case .invalidLocation(let why): "invalid PostgreSQL location: \(why)"
         case .database(let message): "PostgreSQL: \(message)"
         case .closed: "the PostgreSQL store is closed"
+        case .connectionLost(let why): "\(Self.connectionLostMessage): \(why)"
         }
     }
 }

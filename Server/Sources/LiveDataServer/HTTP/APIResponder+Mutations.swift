@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import LiveDataPostgres
 import LiveSocial
 import LiveSocialServer
 import LiveSocialWire
@@ -24,9 +25,30 @@ extension APIResponder {
         }
         try checkId(key, "the Idempotency-Key header")
         let answer = try await server.idempotency.answer(userId: userId, key: key) {
-            try await connection.perform(mutation, idempotencyKey: key) { Array(try SocialWire.encode($0)) }
+            try await Self.retryingLostConnections {
+                try await connection.perform(mutation, idempotencyKey: key) { Array(try SocialWire.encode($0)) }
+            }
         }
         return Self.json(Data(answer))
+    }
+
+    /// Runs `body` again while it fails because the PostgreSQL store lost its connection
+    /// (PostgreSQL restarting), for at most 5 s, 100 ms apart; then its last error stands.
+    ///
+    /// Only for a mutation with an idempotency key: its answer is stored in the transaction of its
+    /// changes, so a run whose commit did happen answers the retry with the first answer. Without
+    /// the retry the client would get a 500 for a request that a moment later would have worked.
+    static func retryingLostConnections<T: Sendable>(_ body: () async throws -> T) async throws -> T {
+        let deadline = ContinuousClock.now + .seconds(5)
+        while true {
+            do {
+                return try await body()
+            } catch SocialAPIError.serverFailure(let message)
+                where message.contains(PostgresStoreError.connectionLostMessage) && ContinuousClock.now < deadline {
+                // The rules pass the store's error on as a server failure (EmbeddedServer.serve).
+                try await Task.sleep(for: .milliseconds(100))
+            }
+        }
     }
 
     static let idempotencyKey = HTTPField.Name(WireRoute.idempotencyKeyHeader)!
