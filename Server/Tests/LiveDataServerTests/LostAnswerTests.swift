@@ -8,11 +8,6 @@ import Testing
 /// `Idempotency-Key`, and the server stores the change once.
 @Suite("A lost answer")
 struct LostAnswerTests {
-    /// The answer of the one retry may wait long on a loaded machine (the whole server suite runs
-    /// in parallel): these tests are about the lost answer, not about the request timeout, so a
-    /// slow retry must not read as a second loss.
-    static let configuration = NetworkChatter.configuration(requestTimeout: 20)
-
     /// How the answer of the first mutation is lost: a FIN, an RST, or a cut after its first bytes.
     static let losses: [[FaultStep]] = [[.cut], [.reset], [.pass(bytes: 12), .cut], [.delay(milliseconds: 50), .pass(bytes: 40), .reset]]
 
@@ -24,7 +19,7 @@ struct LostAnswerTests {
             let mutations = FirstMutationLoss(through: proxy, loss)
             let grace = try await NetworkSocialAPI.signIn(
                 server: proxy.url, userId: "grace", password: server.passwords["grace"] ?? "",
-                configuration: Self.configuration)
+                configuration: NetworkChatter.configuration())
             let send = SocialMutation.sendText("once, whatever the wire", channelId: "general", clientRequestId: "lost-answer-1")
             let stored = try #require(try await grace.perform(send).first(Message.self))
             #expect(stored.clientRequestId == "lost-answer-1")
@@ -42,7 +37,7 @@ struct LostAnswerTests {
             let mutations = FirstMutationLoss(through: proxy, [.reset])
             let api = try await NetworkSocialAPI.signIn(
                 server: proxy.url, userId: "alan", password: server.passwords["alan"] ?? "",
-                configuration: Self.configuration)
+                configuration: NetworkChatter.configuration())
             let before = try await server.server.socialServer.ids(of: .post, includeDeleted: true).count
             let post = try #require(
                 try await api.perform(.createPost(targetType: .user, targetId: "alan", text: "posted once")).first(Post.self))
@@ -60,7 +55,7 @@ struct LostAnswerTests {
             let proxy = try FaultProxy(upstreamPort: server.port)
             defer { proxy.stop() }
             _ = FirstMutationLoss(through: proxy, [.cut])
-            var configuration = Self.configuration
+            var configuration = NetworkChatter.configuration()
             configuration.retriesAfterLostConnection = 0
             let folder = server.folder.appendingPathComponent("clients")
             let ada = try await NetworkChatter(
