@@ -78,6 +78,7 @@ public final class PostgresServerStore: ServerStore, @unchecked Sendable {
             database: location.database, tls: .disable)
     }
 
+    /// The store's thread, where the server's isolation and every statement run.
     public var executor: UnownedSerialExecutor { thread.asUnownedSerialExecutor() }
 
     /// Closes the connection and lets the thread end. Call it once the server is done with the store.

@@ -35,6 +35,7 @@ public final class ThreadExecutor: SerialExecutor, @unchecked Sendable {
         return Thread.current == thread
     }
 
+    /// Runs `job` on the thread, after what was enqueued before it.
     public func enqueue(_ job: consuming ExecutorJob) {
         add(.job(UnownedJob(job)))
     }
