@@ -281,25 +281,23 @@ extension ChannelCollection: ChatConnectionListener {
         publish()
     }
 
-    /// Applies the channels' change log since the sync point, reported with the source
-    /// ``MessageEventSource/changelog``.
+    /// Applies the channels' change log since the sync point in one write, reported with the
+    /// source ``MessageEventSource/changelog``.
     private func catchUp(since start: Int64) async {
-        var since = start
-        var change = ChatChange(source: .changelog)
-        do {
-            while true {
-                let log = try await client.api.changes(since: since, limit: 100, scope: .channels)
-                change.upserts += log.records
-                change.removals += log.deleted
-                since = log.latestSequence
-                guard log.hasMore else { break }
-            }
-            guard state.catchUpRead() == .commitCatchUp else { return }
-            try await client.commit(change)
-            state.catchUpFinished(through: since, connected: client.isConnected)
-        } catch {
+        let reader = ChangeLogReader(api: client.api, scope: .channels, pageSize: Self.changeLogPageSize, batching: .wholeLog)
+        let outcome = await reader.read(since: start) { log in
+            // Disposed meanwhile: the catch-up is abandoned.
+            guard state.catchUpRead() == .commitCatchUp else { throw CancellationError() }
+            try await client.commit(log.change(source: .changelog))
+        }
+        if case .caughtUp(let through) = outcome {
+            state.catchUpFinished(through: through, connected: client.isConnected)
+        } else {
             // The next reconnection tries again from the same point.
             state.catchUpFailed()
         }
     }
+
+    /// How many changes one change-log request asks for.
+    static let changeLogPageSize = 100
 }

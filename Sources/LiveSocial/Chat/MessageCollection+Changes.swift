@@ -182,41 +182,38 @@ extension MessageCollection: ChatConnectionListener {
 
     // MARK: Catching up
 
-    /// Reads the channel's change log since the sync point and applies it, reported with the
-    /// source ``MessageEventSource/changelog``; or, when more than ``hugeGapThreshold`` messages
-    /// changed, reports a huge gap and applies nothing.
+    /// Reads the channel's change log since the sync point and applies it in one write, with the
+    /// channel as the server has it now, reported with the source ``MessageEventSource/changelog``;
+    /// or, when more than ``hugeGapThreshold`` messages changed, reports a huge gap and applies
+    /// nothing.
     func catchUp(since point: Int64) async {
-        var since = point
-        var records: [SocialRecordKey: SocialRecord] = [:]
-        var order: [SocialRecordKey] = []
-        var removed: [SocialRecordKey] = []
-        do {
-            while true {
-                let log = try await client.api.changes(
-                    since: since, limit: Self.changeLogPageSize, scope: .messages(channelId: channelId))
-                if isDisposed { return }
-                for record in log.records {
-                    if records.updateValue(record, forKey: record.key) == nil { order.append(record.key) }
-                }
-                removed += log.deleted
-                since = log.latestSequence
-                if missedCount(records.values) + removed.count > hugeGapThreshold {
-                    state.hugeGapFound()
-                    emit(.hugeGapDetected)
-                    delegate?.didDetectHugeGap(self)
-                    return
-                }
-                guard log.hasMore else { break }
+        let reader = ChangeLogReader(
+            api: client.api, scope: .messages(channelId: channelId), pageSize: Self.changeLogPageSize, batching: .wholeLog)
+        let outcome = await reader.read(since: point) { log in
+            missedCount(log.records) + log.removals.count > hugeGapThreshold
+        } commit: { log in
+            var change = log.change(source: .changelog)
+            if let channel = try await client.api.fetch(Channel.self, id: channelId) {
+                change.upserts.append(.channel(channel))
+            } else {
+                change.removals.append(SocialRecordKey(.channel, channelId))
             }
-            let channel = try await client.api.fetch(Channel.self, id: channelId)
-            var change = ChatChange(upserts: order.compactMap { records[$0] }, removals: removed, source: .changelog)
-            if let channel { change.upserts.append(.channel(channel)) } else { change.removals.append(SocialRecordKey(.channel, channelId)) }
             try await client.commit(change)
+        }
+        switch outcome {
+        case .caughtUp(let through):
             if isDisposed { return }
-            state.catchUpFinished(through: since, connected: client.isConnected)
-        } catch {
+            state.catchUpFinished(through: through, connected: client.isConnected)
+        case .hugeGap:
+            state.hugeGapFound()
+            emit(.hugeGapDetected)
+            delegate?.didDetectHugeGap(self)
+        case .failed:
             // The next reconnection tries again from the same point.
             state.catchUpFailed()
+        case .canceled:
+            // Disposed: nothing more happens.
+            break
         }
     }
 

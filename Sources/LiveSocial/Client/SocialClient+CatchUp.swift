@@ -23,10 +23,11 @@ extension SocialClient {
     var isCatchingUp: Bool { catchUpState.isRunning }
 
     /// Catches the cache up with what happened on the server while the connection was down:
-    /// reads ``SocialAPI/changes(since:limit:scope:)`` over every kind from the sync point, page
-    /// by page, and writes each page like real-time events would (a server copy replaces the
-    /// local copy of a create still in flight). Does nothing before the client has a sync point
-    /// (``lastEventSequence`` is 0: nothing was applied, so there is nothing to catch up from).
+    /// reads ``SocialAPI/changes(since:limit:scope:)`` over every kind from the sync point with a
+    /// `ChangeLogReader` that commits page by page, and writes each page like real-time events
+    /// would (a server copy replaces the local copy of a create still in flight). Does nothing
+    /// before the client has a sync point (``lastEventSequence`` is 0: nothing was applied, so
+    /// there is nothing to catch up from).
     ///
     /// Events that arrive meanwhile are held, then those newer than the log are applied after
     /// it, so the log never overwrites a newer event. The writes carry no note, so chat
@@ -45,21 +46,21 @@ extension SocialClient {
     }
 
     private func runCatchUp(from start: Int64) async {
-        var since = start
-        var succeeded = false
-        do {
-            while true {
-                let log = try await api.changes(since: since, limit: Self.catchUpPageSize, scope: .all)
-                try await commitQuietly(change(from: log))
-                since = max(since, log.latestSequence)
-                lastEventSequence = max(lastEventSequence, since)
-                guard log.hasMore else { break }
-            }
-            succeeded = true
-        } catch {
-            // The next reconnection resumes from what committed.
+        let reader = ChangeLogReader(api: api, scope: .all, pageSize: Self.catchUpPageSize, batching: .eachPage)
+        let outcome = await reader.read(since: start) { page in
+            try await commitQuietly(change(from: page))
+            lastEventSequence = max(lastEventSequence, page.through)
         }
-        catchUpState.resumePoint = succeeded ? nil : since
+        // A failed catch-up resumes from what committed on the next reconnection.
+        let since: Int64
+        switch outcome {
+        case .caughtUp(let through):
+            since = through
+            catchUpState.resumePoint = nil
+        case .failed(let committed), .canceled(let committed), .hugeGap(let committed, _):
+            since = committed
+            catchUpState.resumePoint = committed
+        }
         catchUpState.isRunning = false
         let held = catchUpState.held
         catchUpState.held = []
@@ -73,9 +74,9 @@ extension SocialClient {
 
     /// One page of the change log as a change of the cache, with the local copies of creates in
     /// flight that its records replace.
-    private func change(from log: ChangeLog) -> ChatChange {
-        var change = ChatChange(upserts: log.records, removals: log.deleted, source: .changelog)
-        for record in log.records {
+    private func change(from page: ChangeLogReader.Batch) -> ChatChange {
+        var change = page.change(source: .changelog)
+        for record in page.records {
             change.removals += replacePendingCreate(with: record)
         }
         return change
