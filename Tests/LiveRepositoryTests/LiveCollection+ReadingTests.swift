@@ -120,7 +120,7 @@ import Testing
         let all = collection.allObjects()
         #expect(all.count == 9_000)
         #expect(all.map(\.id) == (1...9_000).map { "n\($0)" })
-        #expect(collection.decoded.count <= LiveCollection<Note>.decodedLimit)
+        #expect(collection.state.reading.decoded.count <= LiveCollection<Note>.decodedLimit)
         _ = token
     }
 

@@ -4,7 +4,7 @@ extension LiveCollection {
     /// The decoded record of `row`, or nil when it is not decoded (or the rowid now stands for
     /// another record: SQLite reuses the rowid of a deleted row).
     func decodedRecord(of row: RowKey) -> Record? {
-        guard let record = decoded[row.rowid], record.id == row.id else { return nil }
+        guard let record = state.reading.decoded[row.rowid], record.id == row.id else { return nil }
         return record
     }
 
@@ -17,7 +17,7 @@ extension LiveCollection {
     /// dropped (all of them after a change not tracked row by row), so a record read before a
     /// write never outlives the write's delivery.
     func prefetchAround(_ index: Int) {
-        guard touchedDuringPrefetch == nil else { return }
+        guard state.reading.touchedDuringPrefetch == nil else { return }
         let rows = state.window.rows
         let ahead = min(rows.count, index + Self.prefetchDistance)
         let behind = max(0, index - Self.prefetchDistance)
@@ -31,13 +31,13 @@ extension LiveCollection {
         }
         let wanted = range.map { rows[anchorIndex($0, count: rows.count)] }.filter { decodedRecord(of: $0) == nil }
         guard !wanted.isEmpty else { return }
-        touchedDuringPrefetch = []
-        let generation = decodedGeneration
+        state.reading.touchedDuringPrefetch = []
+        let generation = state.reading.decodedGeneration
         let reader = self.reader
         store.readBeside({ try reader.records(of: wanted, in: $0) }, completion: { [weak self] result in
-            guard let self, let touched = touchedDuringPrefetch else { return }
-            touchedDuringPrefetch = nil
-            guard case .success(let records) = result, generation == decodedGeneration else { return }
+            guard let self, let touched = state.reading.touchedDuringPrefetch else { return }
+            state.reading.touchedDuringPrefetch = nil
+            guard case .success(let records) = result, generation == state.reading.decodedGeneration else { return }
             keep(records.filter { !touched.contains($0.key) }, replacing: false)
         })
     }
@@ -58,7 +58,7 @@ extension LiveCollection {
     func decode(_ rows: [RowKey]) -> [Int64: Record] {
         let missing = rows.filter { decodedRecord(of: $0) == nil }
         guard !missing.isEmpty else { return [:] }
-        waitingReads += 1
+        state.reading.waitingReads += 1
         let reader = self.reader
         guard let records = try? store.readNow({ try reader.records(of: missing, in: $0) }) else { return [:] }
         if records.count <= Self.decodedLimit / 2 { keep(records, replacing: true) }
@@ -70,27 +70,27 @@ extension LiveCollection {
     /// reader), freed on a background queue. `replacing`: whether a record replaces one decoded
     /// already for the same rowid.
     func keep(_ records: [Int64: Record], replacing: Bool, in window: CollectionWindow? = nil) {
-        if decoded.count + records.count > Self.decodedLimit {
+        if state.reading.decoded.count + records.count > Self.decodedLimit {
             let rows = (window ?? state.window).rows
             var kept: [Int64: Record] = [:]
             for index in carriedRows.indexes(count: rows.count) {
                 let rowid = rows[index].rowid
-                if let record = decoded[rowid] { kept[rowid] = record }
+                if let record = state.reading.decoded[rowid] { kept[rowid] = record }
             }
-            let evicted = decoded
-            decoded = kept
+            let evicted = state.reading.decoded
+            state.reading.decoded = kept
             store.discard(consume evicted)
         }
-        decoded.merge(records) { current, new in replacing ? new : current }
+        state.reading.decoded.merge(records) { current, new in replacing ? new : current }
     }
 
     /// Drops the decoded records of rows a write touched, looking up whichever side is smaller:
     /// a burst touches tens of thousands of rowids, and at most a few thousand rows are decoded.
     func forget(_ touched: Set<Int64>) {
-        if touched.count > decoded.count {
-            for rowid in decoded.keys.filter(touched.contains) { decoded[rowid] = nil }
+        if touched.count > state.reading.decoded.count {
+            for rowid in state.reading.decoded.keys.filter(touched.contains) { state.reading.decoded[rowid] = nil }
         } else {
-            for rowid in touched { decoded[rowid] = nil }
+            for rowid in touched { state.reading.decoded[rowid] = nil }
         }
     }
 

@@ -20,8 +20,8 @@ extension LiveCollection {
 
     /// Shrinks the window back to its first page and asks the server for that page again.
     public func resetPage() {
-        fetchGeneration += 1
-        wantedServerPages = 0
+        state.loading.fetchGeneration += 1
+        state.loading.wantedServerPages = 0
         update(change: nil, publish: false) { $0.server = CollectionJobs.ServerProgress() }
         schedule(.firstPage)
         loadServerPage(cursor: nil)
@@ -32,7 +32,7 @@ extension LiveCollection {
         schedule(.extend)
         guard fetchPage != nil, !state.server.exhausted else { return }
         if state.loadingStatus == .loading {
-            wantedServerPages += 1
+            state.loading.wantedServerPages += 1
         } else {
             loadServerPage(cursor: state.server.cursor)
         }
@@ -45,11 +45,11 @@ extension LiveCollection {
     /// Asks the server for the page at `cursor` (nil: the first page).
     func loadServerPage(cursor: String?) {
         guard let fetchPage else { return }
-        fetchGeneration += 1
-        let generation = fetchGeneration
+        state.loading.fetchGeneration += 1
+        let generation = state.loading.fetchGeneration
         let limit = pageSize
         update(change: nil) { $0.loadingStatus = .loading }
-        changedSinceRequest = []
+        state.loading.changedSinceRequest = []
         Task { [weak self] in
             let result: Result<RemotePage<Record>, any Error>
             do { result = .success(try await fetchPage(cursor, limit)) } catch { result = .failure(error) }
@@ -58,13 +58,13 @@ extension LiveCollection {
     }
 
     private func serverAnswered(_ result: Result<RemotePage<Record>, any Error>, generation: Int) {
-        guard generation == fetchGeneration else { return }
-        guard cacheFirst.isOpen else {
-            return cacheFirst.hold { [weak self] in self?.serverAnswered(result, generation: generation) }
+        guard generation == state.loading.fetchGeneration else { return }
+        guard state.loading.cacheFirst.isOpen else {
+            return state.loading.cacheFirst.hold { [weak self] in self?.serverAnswered(result, generation: generation) }
         }
         switch result {
         case .failure(let error):
-            wantedServerPages = 0
+            state.loading.wantedServerPages = 0
             update(change: nil) {
                 $0.loadingStatus = .error
                 $0.error = error
@@ -78,9 +78,9 @@ extension LiveCollection {
             let records = page.records
             // Rows that changed after the request went out are as new as the page or newer: the
             // page neither replaces nor removes them (their own changes keep them current).
-            let newer = changedSinceRequest ?? []
-            changedSinceRequest = nil
-            if held == nil { held = (publicOrder(state.window.rows), []) }
+            let newer = state.loading.changedSinceRequest ?? []
+            state.loading.changedSinceRequest = nil
+            if state.loading.held == nil { state.loading.held = (publicOrder(state.window.rows), []) }
             store.enqueueWrite({ transaction in
                 try transaction.upsert(contentsOf: newer.isEmpty ? records : records.filter { !newer.contains($0.id) })
                 // An empty page that is not the last covers no known range: nothing is stale.
@@ -94,7 +94,7 @@ extension LiveCollection {
     }
 
     private func serverPageStored(_ page: RemotePage<Record>, lastKey: RowKey?, error: (any Error)?, generation: Int) {
-        guard generation == fetchGeneration else { return releaseHeldChange() }
+        guard generation == state.loading.fetchGeneration else { return releaseHeldChange() }
         if let error {
             releaseHeldChange()
             update(change: nil) { $0.loadingStatus = .error; $0.error = error }
@@ -108,8 +108,8 @@ extension LiveCollection {
             server.pagesLoaded += 1
             if let lastKey { server.lastKey = lastKey }
         })
-        if wantedServerPages > 0, page.nextCursor != nil {
-            wantedServerPages -= 1
+        if state.loading.wantedServerPages > 0, page.nextCursor != nil {
+            state.loading.wantedServerPages -= 1
             loadServerPage(cursor: page.nextCursor)
         }
     }

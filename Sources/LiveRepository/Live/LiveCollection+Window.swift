@@ -1,18 +1,18 @@
 /// The window reads of a live collection: one job at a time on the store's queue.
 extension LiveCollection {
     func schedule(_ job: CollectionJobs.Job) {
-        jobs.enqueue(job)
+        state.loading.jobs.enqueue(job)
         runNextJob()
     }
 
     private func runNextJob() {
-        guard !jobs.isRunning, let job = jobs.next() else { return }
-        jobs.isRunning = true
+        guard !state.loading.jobs.isRunning, let job = state.loading.jobs.next() else { return }
+        state.loading.jobs.isRunning = true
         let window = state.window
         let reader = self.reader
         let pageSize = self.pageSize
         let carried = carriedRows
-        let decodedRowids = Set(decoded.keys)
+        let decodedRowids = Set(state.reading.decoded.keys)
         store.read({ connection in
             try Self.perform(job, on: window, reader: reader, pageSize: pageSize, carrying: carried,
                              refreshing: decodedRowids, connection: connection)
@@ -25,7 +25,7 @@ extension LiveCollection {
     /// (at most 1,024 rows) from the anchor and the rows around the reader.
     var carriedRows: CarriedRows {
         CarriedRows(all: Self.decodedLimit / 8, nearAnchor: min(max(pageSize * 2, 40), Self.decodedLimit / 8),
-                    readerIndex: readerIndex, fromStart: anchor == .start)
+                    readerIndex: state.reading.readerIndex, fromStart: anchor == .start)
     }
 
     private struct Outcome: Sendable {
@@ -100,9 +100,9 @@ extension LiveCollection {
     }
 
     private func finish(_ job: CollectionJobs.Job, _ result: Result<Outcome, any Error>) {
-        jobs.isRunning = false
+        state.loading.jobs.isRunning = false
         defer {
-            if case .firstPage = job { cacheFirst.open()?() }
+            if case .firstPage = job { state.loading.cacheFirst.open()?() }
             runNextJob()
         }
         switch result {
@@ -117,14 +117,14 @@ extension LiveCollection {
             let newRows = outcome.window.rows
             var change: CollectionChange?
             var publish = true
-            if var held {
+            if var held = state.loading.held {
                 // A server page is being stored: deliver its effects once, when it lands.
                 held.touched.formUnion(outcome.touched)
                 if case .reach = job {
                     change = WindowDiff.change(from: held.rows, to: publicOrder(newRows), modified: held.touched)
-                    self.held = nil
+                    state.loading.held = nil
                 } else {
-                    self.held = held
+                    state.loading.held = held
                     publish = false
                 }
             } else {
@@ -132,13 +132,13 @@ extension LiveCollection {
                 change = WindowDiff.change(from: publicOrder(oldRows), to: publicOrder(newRows), modified: outcome.touched)
             }
             if outcome.replacesDecoded {
-                let stale = decoded
-                decoded = [:]
+                let stale = state.reading.decoded
+                state.reading.decoded = [:]
                 store.discard(consume stale)
-                decodedGeneration += 1
+                state.reading.decodedGeneration += 1
             } else {
                 forget(outcome.touched)
-                touchedDuringPrefetch?.formUnion(outcome.touched)
+                state.reading.touchedDuringPrefetch?.formUnion(outcome.touched)
             }
             keep(outcome.records, replacing: true, in: outcome.window)
             update(change: change, publish: publish) { next in
@@ -166,15 +166,15 @@ extension LiveCollection {
     /// already, is no modification. A row not decoded before cannot be compared and stays.
     private func withoutUnchanged(_ touched: Set<Int64>, reread: [Int64: Record]) -> Set<Int64> {
         touched.filter { rowid in
-            guard let before = decoded[rowid], let after = reread[rowid] else { return true }
+            guard let before = state.reading.decoded[rowid], let after = reread[rowid] else { return true }
             return before != after
         }
     }
 
     /// Ends a hold whose server page will not land, delivering what changed meanwhile.
     func releaseHeldChange() {
-        guard let held else { return }
-        self.held = nil
+        guard let held = state.loading.held else { return }
+        state.loading.held = nil
         let rows = publicOrder(state.window.rows)
         let change = WindowDiff.change(from: held.rows, to: rows, modified: held.touched)
         update(change: change) { _ in }

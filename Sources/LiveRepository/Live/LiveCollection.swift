@@ -41,49 +41,16 @@ public final class LiveCollection<Record: CacheRecord>: Observable {
     /// The end the collection opens at and grows from.
     public let anchor: CollectionAnchor
 
-    @dynamicMemberLookup
-    struct State {
-        var status = LiveStatus()
-        var window: CollectionWindow
-        var server = CollectionJobs.ServerProgress()
-
-        subscript<T>(dynamicMember keyPath: WritableKeyPath<LiveStatus, T>) -> T {
-            get { status[keyPath: keyPath] }
-            set { status[keyPath: keyPath] = newValue }
-        }
-    }
-
     let store: LiveStore
     let reader: WindowReader<Record>
     let fetchPage: (@Sendable (_ cursor: String?, _ limit: Int) async throws -> RemotePage<Record>)?
     let revisions = Revisions()
     private let registrar = ObservationRegistrar()
+    /// Everything the collection keeps track of, in one value (see ``State``): what observers
+    /// see, the loading under way and the decoded records.
     var state: State
-    /// Decoded records by rowid: the rows deliveries carried and those read lately. A record
-    /// counts for a row only if their ids agree (see ``decodedRecord(of:)``).
-    var decoded: [Int64: Record] = [:]
-    var jobs = CollectionJobs()
-    var fetchGeneration = 0
-    /// Server pages asked for by `nextPage()`/`previousPage()` while another was loading.
-    var wantedServerPages = 0
-    /// While a server page is requested: the ids of this table's rows that changed in the cache
-    /// since (a real-time event, say). The page may have been served before those changes, so
-    /// it must not undo them.
-    var changedSinceRequest: Set<String>?
-    /// While a server page is being stored: the rows observers saw last, and the rows touched
-    /// since. The page's own writes then reach observers as one delivery, with the fresh status.
-    var held: (rows: DisplayRows, touched: Set<Int64>)?
-    var cacheFirst = CacheFirstGate()
-    /// While rows ahead of the reader are read beside the writes: the rowids deliveries touched
-    /// since the read began, whose records it must not keep.
-    var touchedDuringPrefetch: Set<Int64>?
-    /// Counts the times every decoded record was let go as possibly stale (a change not tracked
-    /// row by row); a read ahead that began before the last one keeps nothing.
-    var decodedGeneration = 0
-    /// The public index ``object(at:)`` read last: deliveries decode the rows around it.
-    var readerIndex: Int?
     /// How many times ``object(at:)`` or ``allObjects()`` read the cache on demand (tests).
-    var waitingReads = 0
+    var waitingReads: Int { state.reading.waitingReads }
 
     /// Creates a collection and starts loading it: the first page from the cache at once, and
     /// from the server through `fetchPage` when one is given.
@@ -132,7 +99,7 @@ public final class LiveCollection<Record: CacheRecord>: Observable {
     public func object(at index: Int) -> Record? {
         let rows = read().window.rows
         guard rows.indices.contains(index) else { return nil }
-        readerIndex = index
+        state.reading.readerIndex = index
         let row = rows[anchorIndex(index, count: rows.count)]
         if let record = decodedRecord(of: row) {
             prefetchAround(index)
@@ -228,7 +195,7 @@ extension LiveCollection: CacheChangeListener {
         if change.isRebuilt {
             resetPage()
         } else {
-            changedSinceRequest?.formUnion(change.ids)
+            state.loading.changedSinceRequest?.formUnion(change.ids)
             schedule(.refresh(rowids: change.rowids, wholeTable: change.isWholeTable))
         }
     }

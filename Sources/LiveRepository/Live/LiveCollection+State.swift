@@ -1,0 +1,62 @@
+extension LiveCollection {
+    /// Everything a live collection keeps track of, in one value: what its observers see
+    /// (``status``, ``window``, ``server``), the loading under way (``loading``) and the records
+    /// it holds decoded (``reading``). Only the first part is observed: changes to it go through
+    /// `update(change:publish:_:)`, which publishes them; the other two are the collection's
+    /// own bookkeeping and change without a delivery.
+    @dynamicMemberLookup
+    struct State {
+        var status = LiveStatus()
+        var window: CollectionWindow
+        var server = CollectionJobs.ServerProgress()
+        var loading = Loading()
+        var reading = Reading()
+
+        init(window: CollectionWindow) {
+            self.window = window
+        }
+
+        subscript<T>(dynamicMember keyPath: WritableKeyPath<LiveStatus, T>) -> T {
+            get { status[keyPath: keyPath] }
+            set { status[keyPath: keyPath] = newValue }
+        }
+    }
+
+    /// The loading under way: the window reads waiting on the store's queue and the server pages
+    /// asked for.
+    struct Loading {
+        /// The window reads, one at a time on the store's queue.
+        var jobs = CollectionJobs()
+        /// Counts the server requests; an answer to an older one than the last is dropped.
+        var fetchGeneration = 0
+        /// Server pages asked for by `nextPage()`/`previousPage()` while another was loading.
+        var wantedServerPages = 0
+        /// While a server page is requested: the ids of this table's rows that changed in the
+        /// cache since (a real-time event, say). The page may have been served before those
+        /// changes, so it must not undo them.
+        var changedSinceRequest: Set<String>?
+        /// While a server page is being stored: the rows observers saw last, and the rows touched
+        /// since. The page's own writes then reach observers as one delivery, with the fresh
+        /// status.
+        var held: (rows: DisplayRows, touched: Set<Int64>)?
+        /// Holds back a server answer until the first cache read has landed.
+        var cacheFirst = CacheFirstGate()
+    }
+
+    /// The records the collection holds decoded, and where its reader is.
+    struct Reading {
+        /// Decoded records by rowid: the rows deliveries carried and those read lately. A record
+        /// counts for a row only if their ids agree (see `decodedRecord(of:)`).
+        var decoded: [Int64: Record] = [:]
+        /// While rows ahead of the reader are read beside the writes: the rowids deliveries
+        /// touched since the read began, whose records it must not keep.
+        var touchedDuringPrefetch: Set<Int64>?
+        /// Counts the times every decoded record was let go as possibly stale (a change not
+        /// tracked row by row); a read ahead that began before the last one keeps nothing.
+        var decodedGeneration = 0
+        /// The public index `object(at:)` read last: deliveries decode the rows around it.
+        var readerIndex: Int?
+        /// How many times `object(at:)` or `allObjects()` read the cache on demand (tests).
+        var waitingReads = 0
+    }
+}
