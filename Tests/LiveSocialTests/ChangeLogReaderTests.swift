@@ -49,6 +49,22 @@ import Testing
         #expect(commits.batches.first?.through == 14)
     }
 
+    @Test func aWholeLogKeepsTheLastWordOnARecordRemovedOrBroughtBackOnALaterPage() async {
+        let member = SocialRecordKey(.channel, "member")
+        let back = ScriptedChangeLog.channel("back", at: 13)
+        // "member" is added, then removed on the next page; "back" is removed, then added again.
+        let first = ChangeLog(
+            records: [.channel(ScriptedChangeLog.channel("member", at: 11))],
+            deleted: [SocialRecordKey(.channel, "back")], latestSequence: 12, hasMore: true)
+        let second = ChangeLog(records: [.channel(back)], deleted: [member], latestSequence: 14, hasMore: false)
+        let log = ScriptedChangeLog(pages: [first, second])
+        let commits = Commits()
+        let outcome = await log.reader(batching: .wholeLog).read(since: 10) { try commits.commit($0) }
+        #expect(outcome == .caughtUp(through: 14))
+        #expect(commits.batches.first?.records == [.channel(back)])
+        #expect(commits.batches.first?.removals == [member])
+    }
+
     @Test func anEmptyLogIsCaughtUpAtThePointItStartedFrom() async {
         let log = ScriptedChangeLog(pages: [ChangeLog(records: [], deleted: [], latestSequence: 7, hasMore: false)])
         let commits = Commits()

@@ -38,8 +38,13 @@ struct ChangeLogReader {
             self.through = through
         }
 
-        /// Adds a page: a record seen before takes its new state in its old place.
+        /// Adds a page, which comes after every page added before: a record seen before takes
+        /// its new state in its old place; a record removed by this page leaves ``records``, and
+        /// a removed record that this page brings back leaves ``removals``, so that the batch
+        /// says what the log's last word on each record is, whatever order it is written in.
         mutating func add(_ log: ChangeLog) {
+            let returning = Set(log.records.map(\.key))
+            if !returning.isEmpty, !removals.isEmpty { removals.removeAll { returning.contains($0) } }
             for record in log.records {
                 if let place = places[record.key] {
                     records[place] = record
@@ -47,6 +52,11 @@ struct ChangeLogReader {
                     places[record.key] = records.count
                     records.append(record)
                 }
+            }
+            let removed = Set(log.deleted)
+            if records.contains(where: { removed.contains($0.key) }) {
+                records.removeAll { removed.contains($0.key) }
+                places = Dictionary(uniqueKeysWithValues: records.enumerated().map { ($1.key, $0) })
             }
             removals += log.deleted
             through = max(through, log.latestSequence)
