@@ -54,38 +54,24 @@
 open class LiveData<Value> {
     // The state below is `@usableFromInline` so that the delivery and registration paths, which
     // are `@inlinable`, are specialized for the client's `Value`: unspecialized generic code
-    // pays a metadata lookup on nearly every step. The fields read on every registration, removal
-    // or delivery are `@exclusivity(unchecked)`: measured field by field or in small groups in
-    // LiveDataVersus (Benchmarks/README.md, "The unsafe constructs"), one run-time check costs
-    // about 80 instructions per register + remove pair (1,381 in all) or per set. That is sound
-    // because every access here is instantaneous (none is held across a call to an observer,
-    // `onActive()` or `onInactive()`) and isolated to the main actor, so no two can overlap.
-    // `standIns` and `ownerReferences`, read only by a stand-in's registration, a lookup of a new
-    // owner and compaction, keep the check: without it nothing measurable was gained.
+    // pays a metadata lookup on nearly every step. The fields read on every delivery are
+    // `@exclusivity(unchecked)`: measured in small groups in LiveDataVersus (Benchmarks/README.md,
+    // "The unsafe constructs"), one run-time check costs about 80 instructions per set. That is
+    // sound because every access here is instantaneous (none is held across a call to an
+    // observer, `onActive()` or `onInactive()`) and isolated to the main actor, so no two can
+    // overlap.
 
+    /// The observers, their owners and which of them are active; shared with ``LiveEvent``.
+    @usableFromInline final let registry = ObserverRegistry<LiveData<Value>>()
+    /// `registry.identity`, the number the registered observers name as their home, copied here
+    /// so that a delivery reads it without going through the registry.
+    @usableFromInline final let identity: Int
     /// The value set last; nil when none was set (or nil was).
     @exclusivity(unchecked) @usableFromInline final var storedData: Value?
     /// Bumped by every set; `-1` while no value was ever set.
     @exclusivity(unchecked) @usableFromInline final var version: Int
-    /// The number the registered observers name as their home (`Observer.home`).
-    @usableFromInline final let identity = HolderIdentity.next()
-    /// The observers registered directly, in registration order. An entry is live while
-    /// `observer.home == identity && observer.slot == index`; ended ones stay until
-    /// `compact()` drops them, so removal is O(1) and never shifts a running loop.
-    @exclusivity(unchecked) @usableFromInline final var observers: ContiguousArray<Observer<Value?>> = []
-    /// Stand-ins for observers whose home is another holder, by the original's identity.
-    @usableFromInline final var standIns: [ObjectIdentifier: StandIn<Value>] = [:]
-    @exclusivity(unchecked) @usableFromInline final var endedCount = 0
-    @exclusivity(unchecked) @usableFromInline final var activeCount = 0
-    /// Loops over `observers` under way; compaction waits for them to finish.
-    @exclusivity(unchecked) @usableFromInline final var iterationDepth = 0
     @exclusivity(unchecked) @usableFromInline final var isDispatching = false
     @exclusivity(unchecked) @usableFromInline final var isDispatchInvalidated = false
-    @exclusivity(unchecked) @usableFromInline final var isChangingActiveState = false
-    /// One reference per owner, so that a delivery pins each owner once.
-    @usableFromInline final var ownerReferences: [ObjectIdentifier: OwnerReference] = [:]
-    /// The owner of the latest registration: the usual next one, found without a lookup.
-    @exclusivity(unchecked) @usableFromInline final var latestOwner: OwnerReference?
     /// Numbers the outermost deliveries, so each owner is loaded and pinned once per delivery.
     @exclusivity(unchecked) @usableFromInline final var deliveryNumber = 0
     /// The owners pinned by the delivery under way, unpinned when it ends.
@@ -95,12 +81,14 @@ open class LiveData<Value> {
     /// value is set.
     nonisolated public init() {
         version = -1
+        identity = registry.identity
     }
 
     /// Creates a holder that starts with `data`; the first ``dispatch()`` delivers it.
     public init(data: Value?) {
         storedData = data
         version = 0
+        identity = registry.identity
     }
 
     /// The current value, or nil when none was set.
@@ -109,15 +97,13 @@ open class LiveData<Value> {
 
     /// Whether any observer is registered. Registrations of deallocated owners are dropped first.
     public final var hasObservers: Bool {
-        pruneDeallocatedOwners()
-        return observers.count > endedCount
+        registry.hasObservers(host: self)
     }
 
     /// Whether any registered observer is active. Registrations of deallocated owners are dropped
     /// first.
     public final var hasActiveObservers: Bool {
-        pruneDeallocatedOwners()
-        return activeCount > 0
+        registry.hasActiveObservers(host: self)
     }
 
     // MARK: Observing
@@ -137,7 +123,7 @@ open class LiveData<Value> {
     @discardableResult
     public final func observe(owner: AnyObject, _ update: @escaping (Value?) -> Void) -> Observer<Value?> {
         let observer = Observer<Value?>(update: update)
-        add(observer, ownedBy: owner)  // a new observer: registered nowhere yet
+        registry.add(observer, ownedBy: owner, host: self)  // a new observer: registered nowhere yet
         return observer
     }
 
@@ -147,7 +133,7 @@ open class LiveData<Value> {
     /// after ``observeForever(observer:)``) it is a programming error that stops the program.
     @inlinable
     public final func observe(owner: AnyObject, observer: Observer<Value?>) {
-        register(observer, owner: owner)
+        registry.register(observer, owner: owner, host: self)
     }
 
     /// Registers `update` with no owner: it is always active and stays registered until
@@ -158,7 +144,7 @@ open class LiveData<Value> {
     @discardableResult
     public final func observeForever(_ update: @escaping (Value?) -> Void) -> Observer<Value?> {
         let observer = Observer<Value?>(update: update)
-        append(observer, owner: nil, isActive: true)  // a new observer: registered nowhere yet
+        registry.append(observer, owner: nil, isActive: true, host: self)  // a new observer: registered nowhere yet
         return observer
     }
 
@@ -168,7 +154,7 @@ open class LiveData<Value> {
     /// programming error that stops the program.
     @inlinable
     public final func observeForever(observer: Observer<Value?>) {
-        register(observer, owner: nil)
+        registry.register(observer, owner: nil, host: self)
     }
 
     /// Unregisters `observer`; it is not called again, even from a delivery under way. Does
@@ -178,11 +164,7 @@ open class LiveData<Value> {
     /// dispatch.
     @inlinable
     public final func remove(observer: Observer<Value?>) {
-        if observer.home == identity {
-            end(observer)
-        } else if !standIns.isEmpty {
-            removeStandIn(of: observer)
-        }
+        registry.remove(observer, host: self)
     }
 
     /// Unregisters every observer bound to `owner`.
@@ -190,10 +172,7 @@ open class LiveData<Value> {
     /// An owner may call this from its own `deinit`: its observers are removed at once, instead of
     /// the next time the holder finds the owner gone.
     public final func removeObservers(owner: AnyObject) {
-        guard let reference = referenceForRemoval(of: owner) else { return }
-        iterate { observer in
-            if observer.owner === reference { end(observer) }
-        }
+        registry.removeObservers(owner: owner, host: self)
     }
 
     // MARK: Delivering
@@ -202,7 +181,7 @@ open class LiveData<Value> {
     /// observers registered since the last dispatch. An inactive one receives it when it becomes
     /// active. No observer receives a version twice.
     public final func dispatch() {
-        iterate { observer in
+        registry.iterate { observer in
             if !observer.hasReceived { observer.lastVersion = -1 }
         }
         dispatchValue(initiator: nil)
@@ -215,9 +194,9 @@ open class LiveData<Value> {
     ///   registered, removed, or its owner gone or destroyed) nothing is delivered.
     @discardableResult
     public final func dispatch(initiator: Observer<Value?>) -> Bool {
-        guard let registered = registration(of: initiator) else { return false }
+        guard let registered = registry.registration(of: initiator) else { return false }
         if registered.owner?.isGone == true {
-            end(registered)
+            registry.end(registered, host: self)
             return false
         }
         if !registered.hasReceived { registered.lastVersion = -1 }
@@ -258,7 +237,7 @@ open class LiveData<Value> {
             return
         }
         isDispatching = true
-        iterationDepth += 1
+        registry.iterationDepth += 1
         deliveryNumber &+= 1
         var initiator = initiator
         repeat {
@@ -268,22 +247,22 @@ open class LiveData<Value> {
                 initiator = nil
             } else {
                 var index = 0
-                while index < observers.count {
+                while index < registry.observers.count {
                     // No closure: one formed here would check its isolation on every call. (The
                     // optimizer retains no entry here: `unowned(unsafe)` on `observer` ran the
                     // same number of instructions in LiveDataVersus, so it is not used.)
-                    let observer = observers[index]
+                    let observer = registry.observers[index]
                     considerNotify(observer, at: index)
                     if isDispatchInvalidated { break }
                     index &+= 1
                 }
             }
         } while isDispatchInvalidated
-        iterationDepth -= 1
+        registry.iterationDepth -= 1
         isDispatching = false
         if !pinnedOwners.isEmpty { unpinOwners() }
         // Observers ended during the delivery (removed, owner gone) are let go of now.
-        if endedCount > 0 { compact() }
+        if registry.endedCount > 0 { registry.compact() }
     }
 
     /// Delivers the current version to the observer at `index` if it is live there, its owner
@@ -299,7 +278,7 @@ open class LiveData<Value> {
         if let reference = observer.owner {
             if reference.pinnedDelivery != deliveryNumber {
                 guard reference.pin(for: deliveryNumber) else {
-                    end(observer)
+                    registry.end(observer, host: self)
                     return
                 }
                 pinnedOwners.append(reference)

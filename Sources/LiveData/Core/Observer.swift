@@ -19,12 +19,14 @@ public final class Observer<Value> {
     /// The closure called with each value delivered to this observer.
     public let update: (Value) -> Void
 
-    // The registration with the observer's *home* holder lives here, so that registering
-    // allocates nothing else and removing needs no lookup. Only that holder reads and writes
-    // these fields, on the main actor. An observer registered with a second holder is
-    // represented there by a stand-in observer that shares its closure.
+    // The registration with the observer's *home* holder (a ``LiveData`` or a ``LiveEvent``)
+    // lives here, so that registering allocates nothing else and removing needs no lookup. Only
+    // that holder's `ObserverRegistry` and the holder read and write these fields, on the main
+    // actor. An observer registered with a second holder is represented there by a stand-in
+    // observer that shares its closure.
 
-    /// The ``LiveData/identity`` of the home holder; 0 while not registered directly anywhere.
+    /// The `ObserverRegistry.identity` of the home holder; 0 while not registered directly
+    /// anywhere.
     @exclusivity(unchecked) @usableFromInline var home = 0
     /// The owner; nil for `observeForever`.
     @exclusivity(unchecked) @usableFromInline var owner: OwnerReference?
@@ -33,11 +35,12 @@ public final class Observer<Value> {
     /// The version last delivered, or the mark below which nothing is delivered: `Int.max`
     /// while being registered (a value set by `onActive()` is not delivered), then the holder's
     /// version at registration; an explicit `dispatch` lowers it to `-1` while `hasReceived`
-    /// is false.
+    /// is false. For a ``LiveEvent``: the number of events sent before it registered (it
+    /// receives only events numbered above it).
     @exclusivity(unchecked) @usableFromInline var lastVersion = 0
     /// Whether the observer currently receives values.
     @exclusivity(unchecked) @usableFromInline var isActive = false
-    /// Whether anything has been delivered to this observer by its home holder.
+    /// Whether anything has been delivered to this observer by its home holder (a ``LiveData``).
     @exclusivity(unchecked) @usableFromInline var hasReceived = false
 
     /// Creates an observer that runs `update` for each value delivered to it.
@@ -47,7 +50,8 @@ public final class Observer<Value> {
     }
 }
 
-/// The identities of holders, one for each ``LiveData`` made.
+/// The identities of holders, one for each observer registry made (one per ``LiveData`` and per
+/// ``LiveEvent``).
 ///
 /// An observer names its home holder by this number rather than by a reference: comparing two
 /// integers needs no reference counting, and a number is never handed out twice, so a holder

@@ -53,15 +53,13 @@ public class LiveEvent<Value> {
     /// What happens to an event that reaches no observer.
     public final let unobservedPolicy: UnobservedEventPolicy
 
-    /// The registrations, in registration order. Ended ones stay until `compact()` drops them,
-    /// so that removal never shifts a running loop.
-    private final var registrations: [EventRegistration<Value>] = []
-    /// Ended registrations still in the list.
-    private final var endedCount = 0
-    /// Loops over `registrations` under way; compaction waits for them to finish.
-    private final var iterationDepth = 0
-    /// The number the next registration gets.
-    private final var nextSequence = 0
+    /// The observers, their owners and which of them are active; shared with
+    /// ``LiveData/LiveData``.
+    private final let registry = ObserverRegistry<LiveEvent<Value>>()
+    /// The number of events sent so far. A registration's mark (`Observer.lastVersion`) is this
+    /// count when it registered; an event goes only to registrations whose mark is below its
+    /// number, that is, to those made before it was sent.
+    private final var sentCount = 0
     /// Events sent and not yet delivered: sent from inside an observer while a delivery runs.
     private final var queue: [QueuedEvent] = []
     private final var queueHead = 0
@@ -69,10 +67,10 @@ public class LiveEvent<Value> {
     private final var kept: [Value] = []
     private final var isDelivering = false
 
-    /// An event waiting for its turn, and the registrations that were made before it was sent.
+    /// An event waiting for its turn, and its number (`sentCount` once it was sent).
     private struct QueuedEvent {
         var event: Value
-        var registeredBefore: Int
+        var number: Int
     }
 
     nonisolated init(policy: UnobservedEventPolicy) {
@@ -124,73 +122,54 @@ public class LiveEvent<Value> {
     /// Unregisters `observer`: it is not called again, even by a delivery under way. Does
     /// nothing if it is not registered.
     public final func remove(observer: Observer<Value>) {
-        iterate { if $0.observer === observer { end($0) } }
+        registry.remove(observer, host: self)
     }
 
     /// Unregisters every observer bound to `owner`. An owner may call it from its own `deinit`.
     public final func removeObservers(owner: AnyObject) {
-        iterate { if $0.isRemoved(byOwner: owner) { end($0) } }
+        registry.removeObservers(owner: owner, host: self)
     }
 
     /// Whether any observer is registered. Registrations of deallocated owners are dropped first.
     public final var hasObservers: Bool {
-        pruneDeallocatedOwners()
-        return registrations.count > endedCount
+        registry.hasObservers(host: self)
     }
 
     /// Whether any registered observer is active. Registrations of deallocated owners are
     /// dropped first.
     public final var hasActiveObservers: Bool {
-        pruneDeallocatedOwners()
-        return registrations.contains { $0.isLive && $0.isActive }
+        registry.hasActiveObservers(host: self)
     }
 
     // MARK: Registering
 
+    /// Registers `observer` unless it is registered already (see ``ObserverRegistry``), then
+    /// hands it the kept events if it is active.
     private final func register(_ observer: Observer<Value>, owner: AnyObject?) {
-        if let existing = registrations.last(where: { $0.isLive && $0.observer === observer }) {
-            if existing.isOwnerGone {
-                end(existing)  // its owner is gone: the observer is free to register again
-            } else {
-                precondition(
-                    existing.isOwned(by: owner),
-                    "LiveEvent: this Observer is already registered \(existing.hasOwner ? "with another owner" : "with observeForever"); one observer can have only one owner per LiveEvent. Create a new Observer, or remove(observer:) first."
-                )
-                return
-            }
-        }
-        let lifecycle = (owner as? any LifecycleOwner)?.lifecycle
-        if let lifecycle, lifecycle.state == .destroyed { return }
-        // On Darwin, forming the weak reference to an Objective-C owner in its deinit traps here.
-        let registration = EventRegistration(observer: observer, sequence: nextSequence, owner: owner, lifecycle: lifecycle)
-        precondition(
-            !registration.isOwnerGone,
-            "LiveEvent: observe(owner:) was called with an owner that is being deallocated (from its deinit, or from code its deinit runs); an owner cannot be observed once its deinit has started. Register earlier, or set the owner's lifecycle to .destroyed first, which makes the event ignore it."
-        )
-        lifecycle?.addListener(self)
-        nextSequence += 1
-        registrations.append(registration)
-        if registration.isActive, !kept.isEmpty { deliverQueued() }
+        guard registry.register(observer, owner: owner, host: self), !kept.isEmpty else { return }
+        if registry.registration(of: observer)?.isActive == true { deliverQueued() }
     }
 
     // MARK: Delivering
 
     /// Queues `event` and, unless a delivery is under way, delivers it now.
     final func enqueue(_ event: Value) {
-        queue.append(QueuedEvent(event: event, registeredBefore: nextSequence))
+        sentCount += 1
+        queue.append(QueuedEvent(event: event, number: sentCount))
         deliverQueued()
     }
 
     /// Delivers the kept events (to the first active registration) and the queued ones, until
     /// there is nothing left that can be delivered. Called while it runs, it returns at once:
-    /// the running loop picks up what was queued or became active.
+    /// the running loop picks up what was queued or became active. The registry's list is not
+    /// compacted while it runs, so an index names one registration throughout.
     private final func deliverQueued() {
         guard !isDelivering else { return }
         isDelivering = true
-        iterationDepth += 1
+        registry.iterationDepth += 1
         while true {
             if !kept.isEmpty, let receiver = firstActiveRegistration() {
-                handKeptEvents(to: receiver)
+                handKeptEvents(to: receiver.observer, at: receiver.index)
                 continue
             }
             guard queueHead < queue.count else { break }
@@ -200,9 +179,9 @@ public class LiveEvent<Value> {
         }
         queue.removeAll(keepingCapacity: true)
         queueHead = 0
-        iterationDepth -= 1
+        registry.iterationDepth -= 1
         isDelivering = false
-        compact()
+        registry.compact()
     }
 
     /// Delivers one event to every registration made before it was sent.
@@ -210,21 +189,24 @@ public class LiveEvent<Value> {
     private final func deliver(_ queued: QueuedEvent) -> Bool {
         var reached = false
         var index = 0
-        // Registrations are in sequence order; later ones were made after the send.
-        while index < registrations.count, registrations[index].sequence < queued.registeredBefore {
-            if call(registrations[index], with: queued.event) { reached = true }
+        while index < registry.observers.count {
+            let observer = registry.observers[index]
+            // A mark at or above the event's number: registered after the send.
+            if observer.lastVersion < queued.number, call(observer, at: index, with: queued.event) {
+                reached = true
+            }
             index += 1
         }
         return reached
     }
 
-    /// Delivers the kept events, oldest first, to `receiver` while it stays active; whatever it
-    /// did not receive stays kept.
-    private final func handKeptEvents(to receiver: EventRegistration<Value>) {
+    /// Delivers the kept events, oldest first, to the registration at `index` while it stays
+    /// live and active; whatever it did not receive stays kept.
+    private final func handKeptEvents(to receiver: Observer<Value>, at index: Int) {
         var events = kept
         kept = []
         var delivered = 0
-        while delivered < events.count, call(receiver, with: events[delivered]) {
+        while delivered < events.count, call(receiver, at: index, with: events[delivered]) {
             delivered += 1
         }
         if delivered < events.count {
@@ -233,76 +215,54 @@ public class LiveEvent<Value> {
         }
     }
 
-    /// Calls `registration` with `event` if it is live and active and its owner is alive, keeping
-    /// the owner alive during the call. A registration whose owner is gone is ended.
+    /// Calls `observer` with `event` if it is live at `index` and active and its owner is alive,
+    /// keeping the owner alive during the call. A registration whose owner is gone is ended.
     /// - Returns: Whether the observer was called.
-    private final func call(_ registration: EventRegistration<Value>, with event: Value) -> Bool {
-        guard registration.isLive, registration.isActive else { return false }
-        let owner = registration.owner
-        if registration.hasOwner, owner == nil {
-            end(registration)
+    private final func call(_ observer: Observer<Value>, at index: Int, with event: Value) -> Bool {
+        guard observer.home == registry.identity, observer.slot == index, observer.isActive else { return false }
+        guard let reference = observer.owner else {
+            observer.update(event)
+            return true
+        }
+        guard let owner = reference.object else {
+            registry.end(observer, host: self)
             return false
         }
-        withExtendedLifetime(owner) { registration.observer.update(event) }
+        withExtendedLifetime(owner) { observer.update(event) }
         return true
     }
 
-    /// The first live, active registration whose owner is alive, in registration order.
-    private final func firstActiveRegistration() -> EventRegistration<Value>? {
-        var found: EventRegistration<Value>?
-        iterate { registration in
-            guard found == nil, registration.isActive else { return }
-            if registration.isOwnerGone { end(registration) } else { found = registration }
-        }
-        return found
-    }
-
-    // MARK: Bookkeeping
-
-    /// Runs `body` over the live registrations in order, including ones made meanwhile.
-    private final func iterate(_ body: (EventRegistration<Value>) -> Void) {
-        iterationDepth += 1
+    /// The first live, active registration whose owner is alive, in registration order, and its
+    /// index; registrations met on the way whose owner is gone are ended.
+    private final func firstActiveRegistration() -> (observer: Observer<Value>, index: Int)? {
         var index = 0
-        while index < registrations.count {
-            let registration = registrations[index]
-            if registration.isLive { body(registration) }
+        while index < registry.observers.count {
+            let observer = registry.observers[index]
+            if observer.home == registry.identity, observer.slot == index, observer.isActive {
+                guard observer.owner?.isGone == true else { return (observer, index) }
+                registry.end(observer, host: self)
+            }
             index += 1
         }
-        iterationDepth -= 1
-        compact()
-    }
-
-    private final func end(_ registration: EventRegistration<Value>) {
-        guard registration.isLive else { return }
-        registration.isLive = false
-        endedCount += 1
-    }
-
-    private final func pruneDeallocatedOwners() {
-        iterate { if $0.isOwnerGone { end($0) } }
-    }
-
-    /// Drops ended registrations (letting go of their observers). Waits while a loop runs.
-    private final func compact() {
-        guard iterationDepth == 0, endedCount > 0 else { return }
-        registrations.removeAll { !$0.isLive }
-        endedCount = 0
+        return nil
     }
 }
 
-extension LiveEvent: LifecycleListener {
-    func lifecycle(_ lifecycle: Lifecycle, didChangeTo _: Lifecycle.State) {
-        var becameActive = false
-        iterate { registration in
-            guard registration.lifecycle === lifecycle else { return }
-            let state = lifecycle.state
-            if state == .destroyed || registration.isOwnerGone {
-                end(registration)
-            } else if state.isActive != registration.isActive {
-                registration.isActive = state.isActive
-                if state.isActive { becameActive = true }
-            }
-        }
-        if becameActive, !kept.isEmpty { deliverQueued() }
+extension LiveEvent: ObserverRegistryHost {
+    @usableFromInline static var holderName: String { "LiveEvent" }
+
+    /// A new registration receives only the events sent after it registered.
+    @usableFromInline var registrationMark: Int { sentCount }
+
+    // An event has no work to start or stop while observed.
+    @usableFromInline func registryDidBecomeActive() {}
+    @usableFromInline func registryDidBecomeInactive() {}
+
+    // An observer that becomes active is handed the kept events once the lifecycle change has
+    // reached every registration (below), not one by one.
+    @usableFromInline func registry(didActivate _: Observer<Value>) {}
+
+    @usableFromInline func lifecycle(_ lifecycle: Lifecycle, didChangeTo _: Lifecycle.State) {
+        if registry.apply(lifecycle, host: self), !kept.isEmpty { deliverQueued() }
     }
 }

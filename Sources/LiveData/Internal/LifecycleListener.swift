@@ -1,5 +1,6 @@
 /// A holder told of state changes of the lifecycles its observers are bound to.
 @MainActor
+@usableFromInline
 protocol LifecycleListener: AnyObject {
     func lifecycle(_ lifecycle: Lifecycle, didChangeTo state: Lifecycle.State)
 }

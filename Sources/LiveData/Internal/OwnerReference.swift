@@ -1,11 +1,13 @@
 /// The owner of one or more registrations of a holder, held weakly.
 ///
-/// A holder has one reference per owner, shared by all of that owner's registrations, so a
-/// delivery loads the weak reference once per owner instead of once per observer: loading a
-/// weak reference costs two atomic operations, more than calling the observer. The delivery that
-/// loads it keeps the owner alive (`pinned`) until it ends, so the owner cannot be deallocated
-/// between the check and the calls to its observers: an owner released by someone during a
-/// delivery is deallocated when that delivery ends, and receives nothing after.
+/// A holder's registry has one reference per owner, shared by all of that owner's
+/// registrations, so a ``LiveData`` delivery loads the weak reference once per owner instead of
+/// once per observer: loading a weak reference costs two atomic operations, more than calling
+/// the observer. The delivery that loads it keeps the owner alive (`pinned`) until it ends, so
+/// the owner cannot be deallocated between the check and the calls to its observers: an owner
+/// released by someone during a delivery is deallocated when that delivery ends, and receives
+/// nothing after. (A ``LiveEvent`` loads the owner for each call and holds it during that call
+/// only.)
 ///
 /// ## Telling owners apart
 ///
@@ -31,7 +33,8 @@
 /// when the weak reference it has just formed is already nil, so registering from an owner's
 /// `deinit` is the same programming error on both runtimes.
 ///
-/// Read and written on the main actor by the holder that made it.
+/// Read and written on the main actor by the registry that made it (`ObserverRegistry`, shared
+/// by ``LiveData`` and ``LiveEvent``) and by its holder's deliveries.
 @usableFromInline
 final class OwnerReference {
     /// The owner. (A `var`, left with its run-time exclusivity check: measured as a `weak let`,
