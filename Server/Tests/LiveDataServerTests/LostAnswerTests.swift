@@ -9,22 +9,17 @@ import Testing
 @Suite("A lost answer")
 struct LostAnswerTests {
     /// How the answer of the first mutation is lost: a FIN, an RST, or a cut after its first bytes.
+    ///
+    /// The last one (delayed, 40 bytes passed, then reset) often brings those bytes and the RST
+    /// to the client together. The client used to read its socket through a dispatch source, one
+    /// `recv` per event, and then missed the reset: the try timed out instead of being sent again
+    /// (4 runs in 30 beside two busy loops). It now reads until the socket has nothing more to
+    /// give (`SocketStreamConnection`): 30 runs in 30.
     static let losses: [[FaultStep]] = [[.cut], [.reset], [.pass(bytes: 12), .cut], [.delay(milliseconds: 50), .pass(bytes: 40), .reset]]
 
     @Test(arguments: losses)
     @MainActor func aSendWhoseAnswerIsLostIsStoredOnce(_ loss: [FaultStep]) async throws {
-        // Under CPU load (seen with the whole server suite beside it, and with four busy loops on
-        // the 2 cores), the answer that is delayed, passed for 40 bytes and then reset sometimes
-        // never reaches the client: the client's first try ends at its request timeout (no bytes
-        // for 3 s: `URLError.timedOut`, which is not a lost answer, so it is not sent again) and
-        // the send fails as offline. The client does what it should there; the proxy's stall is
-        // not understood yet, so that case is an intermittent known issue until it is.
-        let stallsUnderLoad = loss.contains { if case .delay = $0 { true } else { false } }
-        try await withKnownIssue("the fault proxy sometimes stalls a delayed, reset answer under load", isIntermittent: true) {
-            try await sendWhoseAnswerIsLost(loss)
-        } when: {
-            stallsUnderLoad
-        }
+        try await sendWhoseAnswerIsLost(loss)
     }
 
     @MainActor private func sendWhoseAnswerIsLost(_ loss: [FaultStep]) async throws {

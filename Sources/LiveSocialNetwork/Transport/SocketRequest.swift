@@ -11,48 +11,46 @@
     /// timeout; a connection closed part-way through the answer's header crashed the process
     /// ("Transfer completed, but there's no response"); and tearing down a connection races the
     /// dispatch source that watches its socket, an intermittent crash in libdispatch's event
-    /// loop (swift-corelibs-foundation issue 4791 and its family). A request here has a connection
-    /// of its own, the bytes ``SocketStreamConnection`` reads, and ``HTTPRequest/timeout`` for each
-    /// wait without progress; a connection lost before the whole answer is
+    /// loop (swift-corelibs-foundation issue 4791 and its family). A request here has a
+    /// ``SocketStreamConnection`` of its own, whose thread polls the socket (no dispatch source),
+    /// and ``HTTPRequest/timeout`` for each wait without progress; a connection lost before the
+    /// whole answer, even by an RST that came with its last bytes, is
     /// `URLError(.networkConnectionLost)`, which the requester sends again with the same
     /// idempotency key. `https://` still goes through `URLSession`, which has the TLS.
     enum SocketRequest {
         /// Sends `request` and reads the whole answer. ``HTTPRequest/timeout`` bounds each wait
-        /// without progress (connecting, then each silence before the next bytes), as
+        /// without progress (connecting, sending, then each silence before the next bytes), as
         /// `URLSession`'s request timeout does, not the whole exchange.
         ///
-        /// - Throws: `URLError` (`.cannotConnectToHost`, `.networkConnectionLost`,
-        ///   `.badServerResponse`, `.timedOut`), or `CancellationError` when the task is cancelled.
-        static func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-            let progress = LockedState(ContinuousClock.now)
-            return try await withThrowingTaskGroup(of: HTTPResponse?.self) { group in
-                group.addTask { try await exchange(request, progress: progress) }
-                group.addTask {
-                    let limit = Duration.seconds(request.timeout)
-                    while true {
-                        let deadline = progress.withLock { $0 } + limit
-                        if ContinuousClock.now >= deadline { return nil }
-                        try await Task.sleep(until: deadline, clock: .continuous)
+        /// Returns, or throws, once the connection's socket is closed and its thread is done
+        /// with it, cancelled or not.
+        ///
+        /// - Parameter threadName: the name of the connection's thread (tests count theirs).
+        /// - Throws: `URLError` (`.cannotFindHost`, `.cannotConnectToHost`,
+        ///   `.networkConnectionLost`, `.badServerResponse`, `.timedOut`), or `CancellationError`
+        ///   when the task is cancelled.
+        static func send(_ request: HTTPRequest, threadName: String = SocketStreamConnection.threadName) async throws -> HTTPResponse {
+            let connection = SocketStreamConnection(request, idleTimeout: request.timeout, threadName: threadName)
+            let answer = LockedState<(head: HTTPResponse?, body: Data)>((head: nil, body: Data()))
+            let failure: (any Error)? = await withTaskCancellationHandler {
+                await withCheckedContinuation { continuation in
+                    connection.start { part in
+                        answer.withLock { answer in
+                            switch part {
+                            case .head(let response): answer.head = response
+                            case .bytes(let bytes): answer.body.append(bytes)
+                            }
+                        }
+                    } end: { error in
+                        continuation.resume(returning: error)
                     }
                 }
-                defer { group.cancelAll() }
-                guard let first = try await group.next() else { throw CancellationError() }
-                guard let response = first else { throw URLError(.timedOut) }
-                return response
-            }
-        }
-
-        private static func exchange(_ request: HTTPRequest, progress: LockedState<ContinuousClock.Instant>) async throws -> HTTPResponse {
-            var head: HTTPResponse?
-            var body = Data()
-            for try await part in SocketStreamConnection.open(request) {
-                progress.withLock { $0 = .now }
-                switch part {
-                case .head(let response): head = response
-                case .bytes(let bytes): body.append(bytes)
-                }
+            } onCancel: {
+                connection.cancel()
             }
             try Task.checkCancellation()
+            if let failure { throw failure }
+            let (head, body) = answer.withLock { ($0.head, $0.body) }
             guard var response = head else { throw URLError(.badServerResponse) }
             response.body = body
             return response

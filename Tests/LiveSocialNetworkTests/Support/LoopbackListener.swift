@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Foundation
 import Glibc
+import Synchronization
 
 /// A listening TCP socket on 127.0.0.1 with a port the system picked, closed when released;
 /// it accepts connections one at a time for a test to play the server's part by hand.
@@ -51,10 +52,17 @@ final class LoopbackListener: Sendable {
 
     /// One accepted connection.
     final class Peer: Sendable {
-        private let fd: Int32
+        /// The descriptor, -1 once ``reset()`` closed it.
+        private let descriptor: Mutex<Int32>
 
-        init(fd: Int32) { self.fd = fd }
-        deinit { _ = Glibc.close(fd) }
+        init(fd: Int32) { descriptor = Mutex(fd) }
+
+        deinit {
+            let fd = descriptor.withLock { $0 }
+            if fd >= 0 { _ = Glibc.close(fd) }
+        }
+
+        private var fd: Int32 { descriptor.withLock { $0 } }
 
         /// Reads until the end of a request's head (a blank line), on a thread of its own.
         func readHead() async throws -> String {
@@ -83,6 +91,23 @@ final class LoopbackListener: Sendable {
 
         /// Ends the connection both ways; the descriptor is closed when the peer is released.
         func close() { _ = Glibc.shutdown(fd, Int32(SHUT_RDWR)) }
+
+        /// Resets the connection: the client's next read fails (an RST: `SO_LINGER` 0, then close).
+        func reset() {
+            let fd = descriptor.withLock { fd in
+                defer { fd = -1 }
+                return fd
+            }
+            guard fd >= 0 else { return }
+            resetDescriptor(fd)
+        }
     }
+}
+
+/// Closes `fd` with an RST instead of a FIN: `SO_LINGER` on, 0 seconds, then close.
+func resetDescriptor(_ fd: Int32) {
+    var option = linger(l_onoff: 1, l_linger: 0)
+    setsockopt(fd, SOL_SOCKET, SO_LINGER, &option, socklen_t(MemoryLayout<linger>.size))
+    _ = Glibc.close(fd)
 }
 #endif
