@@ -35,11 +35,6 @@ enum ProcessResources {
         }.count
     }
 
-    /// How many descriptors this process has open.
-    static func openDescriptors() -> Int {
-        descriptorTargets().count
-    }
-
     /// How many threads of this process are named `name`.
     static func threads(named name: String) -> Int {
         let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
@@ -47,11 +42,6 @@ enum ProcessResources {
             let comm = try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8)
             return comm?.trimmingCharacters(in: .newlines) == name
         }.count
-    }
-
-    private static func descriptorTargets() -> [String] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
-        return names.compactMap { try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\($0)") }
     }
 
     /// Waits until `condition` holds, looking every 10 ms, for at most `limit`.
