@@ -92,10 +92,13 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // Helpers both test targets use: running a script to its end, the seeded fault runs.
+        .target(name: "ServerTestSupport", path: "Tests/ServerTestSupport", swiftSettings: strict),
         .testTarget(
             name: "LiveDataServerTests",
             dependencies: [
                 "LiveDataServer",
+                "ServerTestSupport",
                 "LiveDataServerCommand",
                 .product(name: "LiveSocial", package: "swift-livedata"),
                 .product(name: "LiveSocialNetwork", package: "swift-livedata"),
@@ -111,6 +114,7 @@ let package = Package(
             name: "LiveDataStoreTests",
             dependencies: [
                 "LiveDataServer",
+                "ServerTestSupport",
                 "LiveDataPostgres",
                 .product(name: "LiveSocial", package: "swift-livedata"),
                 .product(name: "LiveSocialServer", package: "swift-livedata"),
