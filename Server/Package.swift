@@ -92,12 +92,23 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        // Helpers both test targets use: running a script to its end, the seeded fault runs.
-        .target(name: "ServerTestSupport", path: "Tests/ServerTestSupport", swiftSettings: strict),
+        // Helpers both test targets use: running a script to its end, the seeded fault runs, the
+        // test cluster's databases and a lock to end a store's connection at a known point.
+        .target(
+            name: "ServerTestSupport",
+            dependencies: [
+                "LiveDataPostgres",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/ServerTestSupport",
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "LiveDataServerTests",
             dependencies: [
                 "LiveDataServer",
+                "LiveDataPostgres",
                 "ServerTestSupport",
                 "LiveDataServerCommand",
                 .product(name: "LiveSocial", package: "swift-livedata"),

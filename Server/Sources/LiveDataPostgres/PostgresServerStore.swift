@@ -135,7 +135,7 @@ public final class PostgresServerStore: ServerStore, @unchecked Sendable {
             return try connection.query(query, logger: logger).wait().rows
         } catch {
             // Classified by postgres-nio's error code and the server's SQLSTATE, not by its text.
-            let failure = PostgresStoreError(error)
+            let failure = PostgresStoreError(error, connectionClosed: connection.isClosed)
             if case .connectionLost = failure {
                 // Not used again, even before postgres-nio hears the socket close: the next
                 // transaction connects anew. Closing a dead connection is quick (no answer awaited).

@@ -3,6 +3,7 @@ import LiveDataPostgres
 import LiveSocial
 import LiveSocialServer
 import PostgresNIO
+import ServerTestSupport
 import Testing
 
 /// Which errors of postgres-nio count as a lost connection (by error code and SQLSTATE, not by
@@ -10,7 +11,8 @@ import Testing
 @Suite("PostgreSQL store errors", .serialized)
 struct PostgresStoreErrorTests {
     @Test func lostConnectionsAreTheConnectionCodesAndTheirSQLStates() {
-        for code in [PSQLError.Code.serverClosedConnection, .connectionError, .uncleanShutdown, .clientClosedConnection] {
+        for code in [PSQLError.Code.serverClosedConnection, .connectionError, .uncleanShutdown, .clientClosedConnection,
+                     .unexpectedBackendMessage, .messageDecodingFailure] {
             #expect(PostgresStoreError.isConnectionLoss(code, sqlState: nil), "\(code)")
         }
         for state in ["08000", "08006", "08003", "57P01", "57P02", "57P03"] {
@@ -21,9 +23,17 @@ struct PostgresStoreErrorTests {
             #expect(!PostgresStoreError.isConnectionLoss(.server, sqlState: state), "\(state)")
         }
         #expect(!PostgresStoreError.isConnectionLoss(.server, sqlState: nil))
-        for code in [PSQLError.Code.queryCancelled, .messageDecodingFailure, .unexpectedBackendMessage, .tooManyParameters,
-                     .invalidCommandTag, .sslUnsupported] {
+        for code in [PSQLError.Code.queryCancelled, .tooManyParameters, .invalidCommandTag, .sslUnsupported, .saslError] {
             #expect(!PostgresStoreError.isConnectionLoss(code, sqlState: nil), "\(code)")
+        }
+        // Any error on a connection that is closed now: its transaction cannot commit any more.
+        guard case .connectionLost = PostgresStoreError(UntypedError(), connectionClosed: true) else {
+            Issue.record("an error on a closed connection is not a lost connection")
+            return
+        }
+        guard case .database = PostgresStoreError(UntypedError()) else {
+            Issue.record("an error on an open connection that postgres-nio did not type is a lost connection")
+            return
         }
     }
 
@@ -56,12 +66,7 @@ struct PostgresStoreErrorTests {
         defer { Task { await fixture.close() } }
         let location = try #require(fixture.location)
         try await fixture.server.seedDemoData()
-        let side = try await PostgresConnection.connect(
-            configuration: .init(host: location.host, port: location.port, username: location.username,
-                                 password: location.password, database: location.database, tls: .disable),
-            id: 1, logger: TestPostgres.logger)
-        try await side.query("BEGIN", logger: TestPostgres.logger)
-        try await side.query("SELECT value FROM server_counters FOR UPDATE", logger: TestPostgres.logger)
+        let lock = try await ChangeLogLock.take(on: location)
 
         let connection = fixture.server.connection(userId: "ada")
         let mutation = SocialMutation.sendMessage(
@@ -72,10 +77,8 @@ struct PostgresStoreErrorTests {
             }
         }
         let first = Task { try await send() }
-        let waiting = try await Self.backendWaitingForALock(on: side)
-        try await side.query("SELECT pg_terminate_backend(\(waiting))", logger: TestPostgres.logger)
-        try await side.query("ROLLBACK", logger: TestPostgres.logger)
-        try await side.close()
+        try await lock.terminateWaitingBackend()
+        try await lock.release()
 
         switch await first.result {
         case .success: Issue.record("the mutation of a terminated backend succeeded")
@@ -92,18 +95,7 @@ struct PostgresStoreErrorTests {
             .filter { $0.clientRequestId == "terminated" }
         #expect(sent.count == 1)
     }
-
-    /// The process id of the test database's backend that waits for a lock, once there is one
-    /// (polled for at most 30 s).
-    private static func backendWaitingForALock(on side: PostgresConnection) async throws -> Int32 {
-        let deadline = ContinuousClock.now + .seconds(30)
-        while ContinuousClock.now < deadline {
-            let rows = try await side.query(
-                "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
-                logger: TestPostgres.logger)
-            for try await pid in rows.decode(Int32.self) { return pid }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        throw PostgresStoreError.database("no backend waited for the change log's lock within 30 s")
-    }
 }
+
+/// An error that is not postgres-nio's.
+private struct UntypedError: Error {}

@@ -84,7 +84,8 @@ public struct FaultRuns: Sendable {
                 outcome.failure = "\(error)"
             }
             for (name, count) in outcome.counts { summary.totals[name, default: 0] += count }
-            print("\(filter) seed \(seed): \(outcome.failure == nil ? "passed" : "FAILED"), \(Self.list(outcome.counts)); replay: \(replayCommand(seed: seed))")
+            let verdict = outcome.failure == nil ? "passed" : "FAILED"
+            print("\(filter) seed \(seed): \(verdict), \(Self.list(outcome.counts)); replay: \(replayCommand(seed: seed))")
             guard let failure = outcome.failure else { return true }
             summary.failures.append("seed \(seed): \(failure)\nreplay: \(replayCommand(seed: seed))")
             return false
