@@ -92,10 +92,24 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // Helpers both test targets use: running a script to its end, the seeded fault runs, the
+        // test cluster's databases and a lock to end a store's connection at a known point.
+        .target(
+            name: "ServerTestSupport",
+            dependencies: [
+                "LiveDataPostgres",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/ServerTestSupport",
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "LiveDataServerTests",
             dependencies: [
                 "LiveDataServer",
+                "LiveDataPostgres",
+                "ServerTestSupport",
                 "LiveDataServerCommand",
                 .product(name: "LiveSocial", package: "swift-livedata"),
                 .product(name: "LiveSocialNetwork", package: "swift-livedata"),
@@ -111,6 +125,7 @@ let package = Package(
             name: "LiveDataStoreTests",
             dependencies: [
                 "LiveDataServer",
+                "ServerTestSupport",
                 "LiveDataPostgres",
                 .product(name: "LiveSocial", package: "swift-livedata"),
                 .product(name: "LiveSocialServer", package: "swift-livedata"),

@@ -22,7 +22,9 @@ import PostgresNIO
 ///   ``PostgresChangeListener`` hears them for an instance.
 /// - Records keep SQLite's types and ordering: see ``PostgresValues`` and ``PostgresDialect``.
 /// - A lost connection is opened again at the next transaction; the transaction it broke fails
-///   and, like any failed write, stores nothing.
+///   with ``PostgresStoreError/connectionLost(_:)`` (see
+///   ``PostgresStoreError/isConnectionLoss(_:sqlState:)``) and, like any failed write, stores
+///   nothing, or its outcome is unknown when the loss hit its `COMMIT`.
 public final class PostgresServerStore: ServerStore, @unchecked Sendable {
     // @unchecked Sendable: every member below is used on `thread`'s one thread only: the
     // server's isolation runs there, and `open` creates the store there (checked by `onThread()`).
@@ -118,7 +120,8 @@ public final class PostgresServerStore: ServerStore, @unchecked Sendable {
             connection = made
             return made
         } catch {
-            throw PostgresStoreError.connectionLost("\(Self.wrap(error))")
+            // Refused or reset while PostgreSQL restarts; a wrong password or database is not a loss.
+            throw PostgresStoreError(error)
         }
     }
 
@@ -131,9 +134,16 @@ public final class PostgresServerStore: ServerStore, @unchecked Sendable {
         do {
             return try connection.query(query, logger: logger).wait().rows
         } catch {
-            // A statement that failed with its connection: the database went away under it.
-            if connection.isClosed { throw PostgresStoreError.connectionLost("\(Self.wrap(error))") }
-            throw Self.wrap(error)
+            // Classified by postgres-nio's error code and the server's SQLSTATE, not by its text.
+            let failure = PostgresStoreError(error, connectionClosed: connection.isClosed)
+            if case .connectionLost = failure {
+                // Not used again, even before postgres-nio hears the socket close: the next
+                // transaction connects anew. Closing a dead connection is quick (no answer awaited).
+                self.connection = nil
+                let closing: EventLoopFuture<Void> = connection.close()
+                _ = try? closing.wait()
+            }
+            throw failure
         }
     }
 
@@ -156,21 +166,6 @@ public final class PostgresServerStore: ServerStore, @unchecked Sendable {
         return record
     }
 
-    private static func wrap(_ error: any Error) -> any Error {
-        if let error = error as? PSQLError {
-            let message = error.serverInfo?[.message] ?? "\(error.code)"
-            let state = error.serverInfo?[.sqlState]
-            let code = state.map { " (\($0))" } ?? ""
-            // No answer from the server (the connection failed), a connection exception (08…)
-            // or an operator's intervention (57…: shutdown, restart, terminated backend).
-            if state == nil || state!.hasPrefix("08") || state!.hasPrefix("57") {
-                return PostgresStoreError.connectionLost(message + code)
-            }
-            return PostgresStoreError.database(message + code)
-        }
-        return error
-    }
-
     // MARK: Transactions
 
     public func transaction<T>(_ body: () throws -> T) throws -> T {
@@ -179,6 +174,10 @@ public final class PostgresServerStore: ServerStore, @unchecked Sendable {
 
     private func transaction<T>(lockingChangeLog: Bool, _ body: () throws -> T) throws -> T {
         if depth > 0 { return try savepoint(body) }
+        return try notingOutcome { try outermostTransaction(lockingChangeLog: lockingChangeLog, body) }
+    }
+
+    private func outermostTransaction<T>(lockingChangeLog: Bool, _ body: () throws -> T) throws -> T {
         try run("BEGIN")
         depth = 1
         loggedChanges = false
@@ -220,6 +219,10 @@ public final class PostgresServerStore: ServerStore, @unchecked Sendable {
 
     public func readTransaction<T>(_ body: () throws -> T) throws -> T {
         if depth > 0 { return try body() }
+        return try notingOutcome { try outermostReadTransaction(body) }
+    }
+
+    private func outermostReadTransaction<T>(_ body: () throws -> T) throws -> T {
         try run("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
         depth = 1
         do {
@@ -232,6 +235,19 @@ public final class PostgresServerStore: ServerStore, @unchecked Sendable {
                 _ = try? connection.query("ROLLBACK", logger: logger).wait()
             }
             depth = 0
+            throw error
+        }
+    }
+
+    /// Runs an outermost transaction and notes how it ended for ``revealingStoreErrors(_:)``, when
+    /// the task runs in it: its ``PostgresStoreError`` if it failed with one, nothing otherwise.
+    private func notingOutcome<T>(_ transaction: () throws -> T) throws -> T {
+        do {
+            let result = try transaction()
+            Self.failureRecord?.note(nil)
+            return result
+        } catch {
+            Self.failureRecord?.note(error as? PostgresStoreError)
             throw error
         }
     }

@@ -8,11 +8,12 @@ public enum PostgresStoreError: Error, Equatable, CustomStringConvertible {
     case closed
     /// The connection to the database was lost or could not be made (PostgreSQL restarting, the
     /// network cut): the transaction it broke did not commit, or its outcome is unknown. The next
-    /// transaction connects again; a mutation with an idempotency key may be sent again.
+    /// transaction connects again; a mutation with an idempotency key may be sent again. Which
+    /// errors count is ``isConnectionLoss(_:sqlState:)``'s; behind the server's rules, which pass
+    /// a store's error on as text, ``PostgresServerStore/revealingStoreErrors(_:)`` gives it back.
     case connectionLost(String)
 
-    /// How ``connectionLost(_:)``'s message begins: the server's rules pass database errors on
-    /// as `SocialAPIError.serverFailure` with this text in them.
+    /// How ``connectionLost(_:)``'s message begins.
     public static let connectionLostMessage = "lost the connection to PostgreSQL"
 
     /// The message.

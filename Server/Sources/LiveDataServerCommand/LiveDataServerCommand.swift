@@ -72,6 +72,12 @@ struct LiveDataServerCommand: AsyncParsableCommand {
         configuration.maxBodyBytes = maxBody
         configuration.postgres = try postgres.map { try PostgresLocation(url: $0) }
         let server = try await LiveDataServer.open(configuration)
-        try await server.runUntilSignalled()
+        do {
+            try await server.runUntilSignalled()
+        } catch {
+            await server.close()
+            throw error
+        }
+        await server.close()
     }
 }

@@ -21,25 +21,9 @@ struct InstanceKillTests {
     }
 
     @MainActor private func play(_ instances: PostgresInstances) async throws {
-        let passwords = try instances.passwords()
         let mutations = Mutex([0, 0])
-        let proxies = try [0, 1].map { index in
-            let proxy = try FaultProxy(upstreamPorts: index == 0 ? instances.ports : instances.ports.reversed())
-            proxy.setRule { trigger in
-                guard case .request(let line, _) = trigger, line.hasPrefix("POST /v1/mutations") else { return nil }
-                mutations.withLock { $0[index] += 1 }
-                return FaultScript(toClient: [.delay(milliseconds: 30)])
-            }
-            return proxy
-        }
+        let (ada, alan, proxies) = try await instances.chatters { index in mutations.withLock { $0[index] += 1 } }
         defer { for proxy in proxies { proxy.stop() } }
-        let clients = instances.folder.appendingPathComponent("clients")
-        // Sign-ins hash passwords at the real cost in a debug build: 3 s is too short on a busy machine.
-        let configuration = NetworkChatter.configuration(requestTimeout: 10)
-        let ada = try await NetworkChatter(
-            "ada", password: passwords["ada"] ?? "", server: proxies[0].url, folder: clients, configuration: configuration)
-        let alan = try await NetworkChatter(
-            "alan", password: passwords["alan"] ?? "", server: proxies[1].url, folder: clients, configuration: configuration)
         let chatters = [ada, alan]
         let channel = "ada-alan"
         var texts = ["before the kills"]
@@ -76,32 +60,11 @@ struct InstanceKillTests {
             try await instances.restart(victim)
         }
 
-        let explain: () async -> String = {
-            let adaUnsent = (try? await ada.unsentTexts()) ?? []
-            let alanUnsent = (try? await alan.unsentTexts()) ?? []
-            let problems = (try? await instances.databaseProblems()) ?? []
-            return "ada unsent \(adaUnsent), alan unsent \(alanUnsent), database \(problems)"
-        }
-        try await eventually("both users are connected", explain: explain) { ada.client.isConnected && alan.client.isConnected }
-        try await eventually("every pending message is sent", explain: explain) {
-            let adaUnsent = try await ada.unsentTexts()
-            let alanUnsent = try await alan.unsentTexts()
-            return adaUnsent.isEmpty && alanUnsent.isEmpty
-        }
-        let stored = try await ServerMessages(in: channel, api: alan.api)
-        for text in texts {
-            #expect(stored.byText[text] == 1, "\"\(text)\" is stored \(stored.byText[text] ?? 0) times")
-        }
-        for chatter in chatters {
-            try await eventually("\(chatter.userId) shows every message once", explain: {
-                let shown = (try? await chatter.storedTexts(in: channel)) ?? [:]
-                return "\(chatter.userId) misses \(texts.filter { shown[$0] != 1 })"
-            }) {
-                let shown = try await chatter.storedTexts(in: channel)
-                return texts.allSatisfy { shown[$0] == 1 }
-            }
-        }
-        #expect(try await instances.databaseProblems() == [])
+        let wrong = try await NetworkChatter.settle(
+            chatters, texts: texts, in: channel,
+            explainMore: { "database \((try? await instances.databaseProblems()) ?? [])" },
+            problems: { try await instances.databaseProblems() })
+        #expect(wrong == nil, "\(wrong ?? "")")
         print("InstanceKillTests: 2 instances killed, \(texts.count) messages, \(pendingAtKills) pending at the kills")
         #expect(pendingAtKills > 0, "the kills landed while messages were pending")
         for chatter in chatters { await chatter.close() }

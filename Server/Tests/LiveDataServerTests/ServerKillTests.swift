@@ -68,31 +68,9 @@ struct ServerKillTests {
             #expect(server.port == port)
         }
 
-        let explain: () async -> String = {
-            let adaUnsent = (try? await ada.unsentTexts()) ?? []
-            let alanUnsent = (try? await alan.unsentTexts()) ?? []
-            return "seed \(seed) (LIVEDATA_KILL_SEED=\(seed)): ada unsent \(adaUnsent), alan unsent \(alanUnsent), "
-                + "ada connected \(ada.client.isConnected), alan connected \(alan.client.isConnected)"
-        }
-        try await eventually("both clients reconnect", explain: explain) { ada.client.isConnected && alan.client.isConnected }
-        try await eventually("every pending message is sent", explain: explain) {
-            let adaUnsent = try await ada.unsentTexts()
-            let alanUnsent = try await alan.unsentTexts()
-            return adaUnsent.isEmpty && alanUnsent.isEmpty
-        }
-        let stored = try await ServerMessages(in: channel, api: alan.api)
-        for text in texts {
-            #expect(stored.byText[text] == 1, "seed \(seed): \"\(text)\" is stored \(stored.byText[text] ?? 0) times")
-        }
-        for chatter in [ada, alan] {
-            try await eventually("\(chatter.userId) shows every message once", explain: {
-                let shown = (try? await chatter.storedTexts(in: channel)) ?? [:]
-                return "seed \(seed): \(chatter.userId) misses \(texts.filter { shown[$0] != 1 })"
-            }) {
-                let shown = try await chatter.storedTexts(in: channel)
-                return texts.allSatisfy { shown[$0] == 1 }
-            }
-        }
+        let wrong = try await NetworkChatter.settle(
+            [ada, alan], texts: texts, in: channel, explainMore: { "seed \(seed) (LIVEDATA_KILL_SEED=\(seed))" })
+        #expect(wrong == nil, "seed \(seed): \(wrong ?? "")")
         print("ServerKillTests (LIVEDATA_KILL_SEED=\(seed)): 3 kills, \(texts.count) messages, \(pendingAtKills) pending at the kills, \(mutations.withLock { $0 }) mutation requests")
         #expect(pendingAtKills > 0, "the kills landed while messages were pending")
         await ada.close()

@@ -3,6 +3,7 @@ import LiveDataPostgres
 import LiveRepository
 import LiveSocial
 import LiveSocialServer
+import ServerTestSupport
 import Testing
 
 /// PostgreSQL restarts under two instances: the writes after it go through (a write the

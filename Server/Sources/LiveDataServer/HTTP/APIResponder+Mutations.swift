@@ -25,28 +25,37 @@ extension APIResponder {
         }
         try checkId(key, "the Idempotency-Key header")
         let answer = try await server.idempotency.answer(userId: userId, key: key) {
-            try await Self.retryingLostConnections {
+            try await Self.retryingLostConnections(for: configuration.lostConnectionRetryLimit) {
                 try await connection.perform(mutation, idempotencyKey: key) { Array(try SocialWire.encode($0)) }
             }
         }
         return Self.json(Data(answer))
     }
 
-    /// Runs `body` again while it fails because the PostgreSQL store lost its connection
-    /// (PostgreSQL restarting), for at most 5 s, 100 ms apart; then its last error stands.
+    /// Runs `body` again, 100 ms apart, while it fails because its PostgreSQL transaction lost
+    /// the connection (``PostgresStoreError/connectionLost(_:)``: the database restarting), for
+    /// at most `limit`; then its last error stands.
     ///
     /// Only for a mutation with an idempotency key: its answer is stored in the transaction of its
     /// changes, so a run whose commit did happen answers the retry with the first answer. Without
     /// the retry the client would get a 500 for a request that a moment later would have worked.
-    static func retryingLostConnections<T: Sendable>(_ body: () async throws -> T) async throws -> T {
-        let deadline = ContinuousClock.now + .seconds(5)
+    /// It runs in the idempotency gate's task, not the request's: a client that gives up and
+    /// sends the key again waits for this run's answer.
+    static func retryingLostConnections<T: Sendable>(
+        for limit: Duration, _ body: () async throws -> T
+    ) async throws -> T {
+        let deadline = ContinuousClock.now + limit
         while true {
             do {
-                return try await body()
-            } catch SocialAPIError.serverFailure(let message)
-                where message.contains(PostgresStoreError.connectionLostMessage) && ContinuousClock.now < deadline {
-                // The rules pass the store's error on as a server failure (EmbeddedServer.serve).
-                try await Task.sleep(for: .milliseconds(100))
+                return try await PostgresServerStore.revealingStoreErrors(body)
+            } catch let error as PostgresStoreError {
+                // The case, not the text: the store classified postgres-nio's error.
+                if case .connectionLost = error, ContinuousClock.now < deadline {
+                    try await Task.sleep(for: .milliseconds(100))
+                    continue
+                }
+                // A server failure with the store's text, as the rules report it.
+                throw APIFailure.serverFailure("database error: \(error)")
             }
         }
     }

@@ -30,14 +30,20 @@ public final class LiveDataServer: Sendable {
     /// Each change event's stream frame, encoded once for all the streams it goes to.
     let frames = FrameCache()
     let idempotency = IdempotencyGate()
+    /// The PostgreSQL store under `socialServer`, with `--postgres`: ``close()`` closes it.
+    private let postgresStore: PostgresServerStore?
 
     /// The social data's file name in the data folder.
     public static let socialFileName = "server.sqlite"
     /// The identity file's name in the data folder.
     public static let identityFileName = "identity.sqlite"
 
-    private init(configuration: ServerConfiguration, socialServer: EmbeddedServer, identity: IdentityStore) {
+    private init(
+        configuration: ServerConfiguration, socialServer: EmbeddedServer, identity: IdentityStore,
+        postgresStore: PostgresServerStore?
+    ) {
         self.configuration = configuration
+        self.postgresStore = postgresStore
         self.socialServer = socialServer
         self.identity = identity
         self.limiter = RateLimiter(
@@ -71,19 +77,36 @@ public final class LiveDataServer: Sendable {
         // (SQLite gives its journal files the same mode).
         try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: identityFile.path)
         let socialServer: EmbeddedServer
+        var postgresStore: PostgresServerStore?
         if let postgres = configuration.postgres {
             // Shared with other instances: their changes arrive through the listener `run` starts.
-            socialServer = try await EmbeddedServer(store: try await PostgresServerStore.open(postgres))
+            let store = try await PostgresServerStore.open(postgres)
+            postgresStore = store
+            socialServer = try await EmbeddedServer(store: store)
         } else {
             // The network server owns its file: no other process writes it, so it does not poll for others' commits.
             socialServer = try EmbeddedServer(
                 location: .file(folder.appendingPathComponent(socialFileName)), externalChanges: .off)
         }
-        let server = LiveDataServer(configuration: configuration, socialServer: socialServer, identity: identity)
-        if try identity.userIds().isEmpty {
-            try await server.createDemoUsers()
+        let server = LiveDataServer(
+            configuration: configuration, socialServer: socialServer, identity: identity, postgresStore: postgresStore)
+        do {
+            if try identity.userIds().isEmpty {
+                try await server.createDemoUsers()
+            }
+        } catch {
+            await server.close()
+            throw error
         }
         return server
+    }
+
+    /// Closes the PostgreSQL store's connection and ends its thread (with `--postgres`; the
+    /// SQLite files close when the server is released). Call it once, after ``run(onListening:)``
+    /// has returned, and use the server no more.
+    public func close() async {
+        guard let store = postgresStore else { return }
+        try? await store.thread.perform { store.close() }
     }
 
     /// The first start: demo data, and a random password for each demo user.

@@ -41,6 +41,12 @@ public struct ServerConfiguration: Sendable {
     /// data folder still keeps the users, passwords and sessions (`identity.sqlite`): instances
     /// on one machine share that by sharing the folder (see the README).
     public var postgres: PostgresLocation?
+    /// How long a mutation with an `Idempotency-Key` is run again, 100 ms apart, after its
+    /// transaction lost the PostgreSQL connection (the database restarting), before its request
+    /// gets the 500: 15 s by default, longer than a restart takes on a loaded machine. A client
+    /// that gives up sooner (`LiveSocialNetwork` after 10 s) sends the key again and gets the
+    /// same answer, waiting for the run under way rather than starting a second one.
+    public var lostConnectionRetryLimit: Duration = .seconds(15)
     /// The password hashing cost for new passwords.
     public var passwordHasher: PasswordHasher = .standard
     /// The time in seconds since 1970, for token expiry and rate limits; tests pass a clock they move.

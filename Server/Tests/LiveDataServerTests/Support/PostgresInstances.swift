@@ -1,4 +1,5 @@
 import Foundation
+import ServerTestSupport
 
 /// Two `livedata-server` processes (``LaunchedServer``) on one PostgreSQL database and one data
 /// folder, on a throwaway cluster of their own (`Scripts/postgres-cluster.sh`), which a test may

@@ -60,6 +60,7 @@ final class TestServer: Sendable {
     func stop(removingFolder: Bool = true) async {
         task.cancel()
         _ = await task.result
+        await server.close()
         if removingFolder { try? FileManager.default.removeItem(at: folder) }
     }
 

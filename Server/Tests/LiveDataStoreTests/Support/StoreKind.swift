@@ -1,5 +1,6 @@
 import LiveDataPostgres
 import LiveSocialServer
+import ServerTestSupport
 
 /// The stores the contract suite runs on.
 enum StoreKind: String, CaseIterable, Sendable, CustomStringConvertible {

@@ -8,8 +8,12 @@ import Foundation
 /// Runs a program to its end (`posix_spawn`, `waitpid`) on a thread of its own and returns what
 /// it printed. Not `Process`: its `waitUntilExit()` never saw `postgres-cluster.sh` exit (the
 /// script stayed a zombie), whichever thread waited.
-enum ScriptRun {
-    static func output(_ executable: String, _ arguments: [String]) async throws -> String {
+public enum ScriptRun {
+    /// Runs `executable` with `arguments` to its end and returns its standard output, trimmed;
+    /// standard error goes to /dev/null.
+    ///
+    /// - Throws: ``ScriptRunError`` when it cannot start, or ends with a status other than 0 or by a signal.
+    public static func output(_ executable: String, _ arguments: [String]) async throws -> String {
         try await withCheckedThrowingContinuation { continuation in
             Thread { continuation.resume(with: Result { try run(executable, arguments) }) }.start()
         }
@@ -17,7 +21,7 @@ enum ScriptRun {
 
     private static func run(_ executable: String, _ arguments: [String]) throws -> String {
         var fds: [Int32] = [0, 0]
-        guard pipe(&fds) == 0 else { throw TestServerError("pipe: errno \(errno)") }
+        guard pipe(&fds) == 0 else { throw ScriptRunError("pipe: errno \(errno)") }
         // Not inherited by whatever else this process starts meanwhile.
         for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
         var actions = posix_spawn_file_actions_t()
@@ -32,7 +36,7 @@ enum ScriptRun {
         close(fds[1])
         guard spawned == 0 else {
             close(fds[0])
-            throw TestServerError("cannot run \(executable): error \(spawned)")
+            throw ScriptRunError("cannot run \(executable): error \(spawned)")
         }
         var printed: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4_096)
@@ -51,8 +55,15 @@ enum ScriptRun {
         while waitpid(pid, &status, 0) < 0, errno == EINTR {}
         let exitStatus = (status >> 8) & 0xff
         guard status & 0x7f == 0, exitStatus == 0 else {
-            throw TestServerError("\(URL(fileURLWithPath: executable).lastPathComponent) \(arguments.first ?? "") failed (status \(status))")
+            throw ScriptRunError("\(URL(fileURLWithPath: executable).lastPathComponent) \(arguments.first ?? "") failed (status \(status))")
         }
         return String(decoding: printed, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
+}
+
+/// Why a program could not be run to a clean end.
+public struct ScriptRunError: Error, CustomStringConvertible {
+    /// What failed.
+    public let description: String
+    init(_ description: String) { self.description = description }
 }
