@@ -5,16 +5,22 @@ import LiveSocial
 /// a change log, id counters, the last timestamp handed out and idempotent answers.
 ///
 /// Not thread-safe, like its connection: ``EmbeddedServer`` (an actor) owns it and uses it
-/// from its isolation only, which runs on a default actor's executor as before stores existed. Several processes may open one file: everything that must be unique
+/// from its isolation only, which runs on the database's own thread (a ``ThreadExecutor``): a
+/// file another process is writing, or a slow disk, blocks that thread and never one of Swift's
+/// cooperative pool. Several processes may open one file: everything that must be unique
 /// or ordered across them (sequence numbers, ids, timestamps) is taken inside the write
 /// transaction, which holds the file's write lock.
 final class ServerDatabase: ServerStore {
     let connection: SQLiteConnection
-    /// A default actor whose executor the server's isolation shares: SQLite's work runs where
-    /// an actor's work runs by default.
-    private let isolation = StoreIsolation()
+    /// The thread the server's isolation, and so every SQLite call, runs on.
+    private let thread = ThreadExecutor(name: "LiveSocialServer.ServerDatabase")
 
-    var executor: UnownedSerialExecutor { isolation.unownedExecutor }
+    var executor: UnownedSerialExecutor { thread.asUnownedSerialExecutor() }
+
+    deinit {
+        // The server that ran on the thread is gone with its database: the thread ends.
+        thread.stop()
+    }
 
     init(location: SQLiteConnection.Location) throws {
         connection = try SQLiteConnection(location: location)
@@ -207,5 +213,3 @@ final class ServerDatabase: ServerStore {
     }
 }
 
-/// The default actor whose executor a ``ServerDatabase``'s server runs on.
-private actor StoreIsolation {}

@@ -1,8 +1,9 @@
 import Foundation
 
-/// A serial executor with a thread of its own, for work that blocks: the PostgreSQL store's
-/// server isolation runs on it and waits there for the database's answers, so that no thread
-/// of the cooperative pool or of an event loop ever blocks.
+/// A serial executor with a thread of its own, for work that blocks: a ``ServerStore``'s
+/// ``ServerStore/executor``. The embedded server's SQLite file waits there for its locks and its
+/// disk, and the PostgreSQL store for the database's answers, so that no thread of Swift's
+/// cooperative pool or of an event loop ever blocks.
 ///
 /// Jobs and blocks run one at a time, in the order enqueued, until ``stop()``.
 public final class ThreadExecutor: SerialExecutor, @unchecked Sendable {
