@@ -95,14 +95,66 @@ struct FlakySendsFixture {
         client.messageResendPolicy = MessageResendPolicy(clock: resendClock, random: { 0 })
         client.startRealtime()
         try await waitForConnection(client, connected: true)
+        // The first connection resends what an earlier run left pending, after a read of the
+        // cache: let that pass, so that its attempt cannot take a test's first send early.
+        try await settle(client)
         return client
+    }
+
+    /// Waits until the client waits on the resend clock. Unlike `ManualClock.waitForSleepers(_:)`
+    /// it stops when the test is cancelled, so a client that never waits fails the test at its
+    /// time limit instead of holding the run.
+    func waitForResendWait() async throws {
+        let clock = resendClock
+        let wait = CancellableWait()
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                wait.start(continuation)
+                Task {
+                    await clock.waitForSleepers(1)
+                    wait.finish(.success(()))
+                }
+            }
+        } onCancel: {
+            wait.finish(.failure(CancellationError()))
+        }
     }
 
     /// Moves the resend clock by `duration` once the client waits on it, and returns whether that
     /// wait is still running: false when it ended.
-    func advanceResendClock(by duration: Duration) async -> Bool {
-        await resendClock.waitForSleepers(1)
+    func advanceResendClock(by duration: Duration) async throws -> Bool {
+        try await waitForResendWait()
         resendClock.advance(by: duration)
         return resendClock.sleeperCount == 1
+    }
+}
+
+/// A wait that ends with the first of two outcomes: what it waits for, or the test's cancellation.
+private final class CancellableWait: Sendable {
+    private struct State {
+        var continuation: CheckedContinuation<Void, any Error>?
+        var outcome: Result<Void, any Error>?
+    }
+
+    private let state = Locked(State())
+
+    /// Hands over the waiting continuation; resumes it at once if the wait already ended.
+    func start(_ continuation: CheckedContinuation<Void, any Error>) {
+        let outcome = state.withLock { state -> Result<Void, any Error>? in
+            if state.outcome == nil { state.continuation = continuation }
+            return state.outcome
+        }
+        if let outcome { continuation.resume(with: outcome) }
+    }
+
+    /// Ends the wait with `outcome`, unless it already ended.
+    func finish(_ outcome: Result<Void, any Error>) {
+        let continuation = state.withLock { state -> CheckedContinuation<Void, any Error>? in
+            guard state.outcome == nil else { return nil }
+            state.outcome = outcome
+            defer { state.continuation = nil }
+            return state.continuation
+        }
+        continuation?.resume(with: outcome)
     }
 }
