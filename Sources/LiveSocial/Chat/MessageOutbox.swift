@@ -10,6 +10,12 @@ import LiveRepository
 /// failed (`error`). Pending messages left by an earlier run are read from the cache before the
 /// first send, or on the first connection when automatic resending is on, and sent first. The server keeps one message per
 /// client request id and sender, so a resend after a lost answer stores nothing new.
+///
+/// A server failure while the client does not know it is offline pauses the queue for a wait
+/// from ``SocialClient/messageResendPolicy`` instead (a server can fail while its event stream
+/// stays up, and then the connection never "comes back"); each failure in a row waits longer,
+/// and a sent message or a reconnection starts the waits over. A reconnection, or
+/// ``resume()``, ends a wait at once; the client's release cancels it.
 @MainActor
 final class MessageOutbox {
     /// The client that owns the outbox; work still running when it is released stops.
@@ -18,8 +24,14 @@ final class MessageOutbox {
     private var queue: [Message] = []
     /// The client request id of the message with the server now.
     private var inFlight: String?
-    /// Set by a transient failure: nothing is sent until the connection comes back or the user sends again.
+    /// Set by a transient failure: nothing is sent until the connection comes back, the wait
+    /// after a server failure ends (``retryTimer``), or the user sends again.
     private var isPaused = false
+    /// The wait after a server failure, which unpauses the queue when it ends.
+    private var retryTimer: Task<Void, Never>?
+    /// The server failures in a row since the last sent message or reconnection: the number of
+    /// the next retry, whose wait grows with it.
+    private var serverFailuresInARow = 0
     /// The client request ids of messages that may have reached the server: sent at least once,
     /// or left pending by an earlier run. They can no longer be canceled.
     private var attempted: Set<String> = []
@@ -32,6 +44,10 @@ final class MessageOutbox {
 
     init(client: SocialClient) {
         owner = client
+    }
+
+    deinit {
+        retryTimer?.cancel()
     }
 
     /// The owning client, or `CancellationError` once it was released.
@@ -118,9 +134,11 @@ final class MessageOutbox {
         return failed.map(\.clientRequestId)
     }
 
-    /// Sends what is pending again: after a reconnection, or when asked.
+    /// Sends what is pending again: after a reconnection, or when asked. Ends the wait after a
+    /// server failure, and starts the waits over.
     func resume() {
-        isPaused = false
+        unpause()
+        serverFailuresInARow = 0
         Task {
             await loadPendingFromCache()
             pump()
@@ -155,7 +173,7 @@ final class MessageOutbox {
                 }
                 // Canceled, or already sent, meanwhile.
                 guard let queued = queue.first(where: { $0.clientRequestId == requestId }) else { return }
-                isPaused = false
+                unpause()
                 if client?.isKnownOffline ?? true {
                     // Not attempted: the connection is known to be down.
                     fail(queued, with: SocialAPIError.offline)
@@ -203,6 +221,7 @@ final class MessageOutbox {
             try await client.commit(ChatChange(upserts: result.records, source: .local))
             queue.removeAll { $0.clientRequestId == requestId }
             inFlight = nil
+            serverFailuresInARow = 0
             finish(requestId, with: .success(result.first(Message.self) ?? message))
         } catch {
             inFlight = nil
@@ -212,7 +231,9 @@ final class MessageOutbox {
     }
 
     /// Handles a send that did not happen: a transient failure leaves the message pending and
-    /// pauses the queue (with automatic resending on); anything else makes it failed.
+    /// pauses the queue (with automatic resending on), until the connection comes back, or for
+    /// the retry's wait after a server failure while not known to be offline; anything else
+    /// makes it failed.
     private func fail(_ message: Message, with error: any Error) {
         let requestId = message.clientRequestId
         let transient = (error as? SocialAPIError)?.isTransient ?? false
@@ -224,12 +245,41 @@ final class MessageOutbox {
             }
             return
         }
-        // Stays pending and queued, and so do the messages behind it: all are sent again when the
-        // connection comes back, and their senders hear the same error now. If the connection
-        // came back while this attempt was under way, the queue goes on at once.
-        let cameBack = (error as? SocialAPIError) == .offline && client.isConnected
-        isPaused = !cameBack
+        // Stays pending and queued, and so do the messages behind it, and their senders hear the
+        // same error now. After an offline failure all are sent again when the connection comes
+        // back; if it came back while this attempt was under way, the queue goes on at once.
+        // After a server failure the server was reached: unless the connection is known to have
+        // dropped since, the queue goes on after a wait, as no reconnection may ever come.
+        if (error as? SocialAPIError) == .offline {
+            isPaused = !client.isConnected
+        } else {
+            isPaused = true
+            if !client.isKnownOffline { startRetryTimer(client.messageResendPolicy) }
+        }
         for queued in queue { finish(queued.clientRequestId, with: .failure(error)) }
+    }
+
+    /// Unpauses the queue after the wait of the next retry; a wait already running is replaced.
+    private func startRetryTimer(_ policy: MessageResendPolicy) {
+        retryTimer?.cancel()
+        serverFailuresInARow += 1
+        let delay = policy.delay(forRetry: serverFailuresInARow)
+        let clock = policy.clock
+        retryTimer = Task { [weak self] in
+            do { try await clock.sleep(for: delay) } catch { return }
+            // Back on the main actor: a resume may have canceled this wait since it ended.
+            guard !Task.isCancelled, let self else { return }
+            retryTimer = nil
+            isPaused = false
+            pump()
+        }
+    }
+
+    /// Lets the queue send again, ending the wait after a server failure if one is running.
+    private func unpause() {
+        retryTimer?.cancel()
+        retryTimer = nil
+        isPaused = false
     }
 
     /// Stores a message as failed, unless its pending copy is gone meanwhile (the server's copy

@@ -47,8 +47,8 @@ public struct MessageRepository {
     /// ``SocialClient/autoResendMessages`` for what a transient failure does.
     ///
     /// - Throws: ``SocialAPIError`` when the attempt fails: on a refusal the message is failed; on
-    ///   a transient failure it stays pending and is sent again on reconnection (or is failed when
-    ///   automatic resending is off). ``ChatError/canceled(clientRequestId:)`` when
+    ///   a transient failure it stays pending and is sent again on reconnection, or after a wait
+    ///   when the server failed (or is failed when automatic resending is off). ``ChatError/canceled(clientRequestId:)`` when
     ///   ``cancel(_:)`` took it back first.
     @discardableResult
     public func send(
@@ -92,8 +92,9 @@ public struct MessageRepository {
         try await client.outbox.removeFailed(messages)
     }
 
-    /// Sends the pending messages now, including those an earlier run left in the cache. The client
-    /// does this by itself when the connection comes back (with ``SocialClient/autoResendMessages``).
+    /// Sends the pending messages now, including those an earlier run left in the cache, ending
+    /// any wait after a server failure. The client does this by itself when the connection comes
+    /// back, and after a wait when the server failed (with ``SocialClient/autoResendMessages``).
     public func resendPendingMessages() {
         client.outbox.resume()
     }
