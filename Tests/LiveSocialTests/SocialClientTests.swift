@@ -361,6 +361,8 @@ extension SocialClientTests {
 
     @Test func aFailedCatchUpIsRetriedFromWhereItStoppedOnTheNextReconnection() async throws {
         let (server, api, client) = try await gatedClient()
+        // The wait before a retry while connected never ends here: the reconnection retries.
+        client.retryPolicy = RetryPolicy(clock: ManualClock(), random: { 0 })
         let (feed, log, token) = try await feedWithASyncPoint(client, server)
 
         api.send(.disconnected)
@@ -381,6 +383,35 @@ extension SocialClientTests {
         _ = try await feed.next(in: log) { $0.records.contains { $0.text == "missed" } }
         #expect(feed.allObjects().prefix(3).map(\.text) == ["later", "missed", "first"])
         #expect(api.logRequests == 2)
+        _ = token
+    }
+
+    @Test func aCatchUpThatTheServerFailsIsRetriedAfterAWaitWhileTheConnectionStaysUp() async throws {
+        let (server, api, client) = try await gatedClient()
+        let clock = ManualClock()
+        client.retryPolicy = RetryPolicy(clock: clock, random: { 0 })
+        let (feed, log, token) = try await feedWithASyncPoint(client, server)
+
+        api.send(.disconnected)
+        _ = try await server.perform(.createPost(targetType: .community, targetId: "swift", text: "missed"), as: "alan")
+        // The server fails the catch-up twice (its database restarting, say); its event stream
+        // stays up, so no reconnection comes to try again.
+        api.failNextLogs(2)
+        api.send(.connected)
+        await clock.waitForSleepers(1)
+        #expect(api.logRequests == 1)
+        clock.advance(by: .milliseconds(499))
+        try await settle(client)
+        #expect(api.logRequests == 1, "the first retry waits half a second")
+        clock.advance(by: .milliseconds(1))
+        await clock.waitForSleepers(1)
+        #expect(api.logRequests == 2)
+        clock.advance(by: .seconds(1))
+        _ = try await feed.next(in: log) { $0.records.contains { $0.text == "missed" } }
+        #expect(api.logRequests == 3)
+        try await settle(client)
+        #expect(clock.sleeperCount == 0, "a catch-up that succeeds waits for nothing more")
+        #expect(feed.allObjects().prefix(2).map(\.text) == ["missed", "first"])
         _ = token
     }
 

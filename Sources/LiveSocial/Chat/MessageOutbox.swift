@@ -12,7 +12,7 @@ import LiveRepository
 /// client request id and sender, so a resend after a lost answer stores nothing new.
 ///
 /// A server failure while the client does not know it is offline pauses the queue for a wait
-/// from ``SocialClient/messageResendPolicy`` instead (a server can fail while its event stream
+/// from ``SocialClient/retryPolicy`` instead (a server can fail while its event stream
 /// stays up, and then the connection never "comes back"); each failure in a row waits longer,
 /// and a sent message or a reconnection starts the waits over. A reconnection, or
 /// ``resume()``, ends a wait at once; the client's release cancels it.
@@ -254,13 +254,13 @@ final class MessageOutbox {
             isPaused = !client.isConnected
         } else {
             isPaused = true
-            if !client.isKnownOffline { startRetryTimer(client.messageResendPolicy) }
+            if !client.isKnownOffline { startRetryTimer(client.retryPolicy) }
         }
         for queued in queue { finish(queued.clientRequestId, with: .failure(error)) }
     }
 
     /// Unpauses the queue after the wait of the next retry; a wait already running is replaced.
-    private func startRetryTimer(_ policy: MessageResendPolicy) {
+    private func startRetryTimer(_ policy: RetryPolicy) {
         retryTimer?.cancel()
         serverFailuresInARow += 1
         let delay = policy.delay(forRetry: serverFailuresInARow)

@@ -12,6 +12,10 @@ struct CatchUpState {
     /// The sequence number the last failed catch-up had committed through: the next one starts
     /// there, even when events applied since moved ``SocialClient/lastEventSequence`` past it.
     var resumePoint: Int64?
+    /// The catch-ups that failed in a row while the client was not known to be offline.
+    var failuresInARow = 0
+    /// The wait before the next try after such a failure (see ``SocialClient/retryPolicy``).
+    var retry: Task<Void, Never>?
 }
 
 extension SocialClient {
@@ -32,9 +36,15 @@ extension SocialClient {
     /// Events that arrive meanwhile are held, then those newer than the log are applied after
     /// it, so the log never overwrites a newer event. The writes carry no note, so chat
     /// collections do not apply them: each catches up through its own scope of the log, reported
-    /// once, as ``MessageEventSource/changelog``. A catch-up that fails (offline again, a server failure)
-    /// keeps what it committed and resumes from there on the next reconnection.
+    /// once, as ``MessageEventSource/changelog``. A catch-up that fails keeps what it committed
+    /// and resumes from there: on the next reconnection, or, when the client is not known to be
+    /// offline (a server failure while the event stream stays up, as when the server's database
+    /// restarts behind it), after a wait of ``SocialClient/retryPolicy``, since no reconnection
+    /// may ever come. A retry that succeeds tells the chat collections the connection is back,
+    /// so that those whose own catch-up failed in the same outage try theirs again.
     func catchUpAfterReconnection() {
+        catchUpState.retry?.cancel()
+        catchUpState.retry = nil
         let since = catchUpState.resumePoint ?? lastEventSequence
         guard since > 0 else { return }
         guard !catchUpState.isRunning else {
@@ -57,7 +67,15 @@ extension SocialClient {
         case .caughtUp(let through):
             since = through
             catchUpState.resumePoint = nil
-        case .failed(let committed), .canceled(let committed), .hugeGap(let committed, _):
+            if catchUpState.failuresInARow > 0 {
+                catchUpState.failuresInARow = 0
+                for listener in chatListeners.compactMap(\.listener) { listener.clientDidConnect() }
+            }
+        case .failed(let committed):
+            since = committed
+            catchUpState.resumePoint = committed
+            if !isKnownOffline { scheduleCatchUpRetry() }
+        case .canceled(let committed), .hugeGap(let committed, _):
             since = committed
             catchUpState.resumePoint = committed
         }
@@ -69,6 +87,20 @@ extension SocialClient {
         if catchUpState.isOwedAgain {
             catchUpState.isOwedAgain = false
             if isConnected { catchUpAfterReconnection() }
+        }
+    }
+
+    /// Catches up again after the next wait of ``SocialClient/retryPolicy``, unless a
+    /// reconnection does first (it cancels the wait) or the connection is known to be down then.
+    private func scheduleCatchUpRetry() {
+        catchUpState.failuresInARow += 1
+        let policy = retryPolicy
+        let delay = policy.delay(forRetry: catchUpState.failuresInARow)
+        catchUpState.retry = Task { [weak self] in
+            do { try await policy.clock.sleep(for: delay) } catch { return }
+            guard !Task.isCancelled, let self, !isKnownOffline else { return }
+            catchUpState.retry = nil
+            catchUpAfterReconnection()
         }
     }
 

@@ -41,15 +41,17 @@ public final class SocialClient {
     /// When on, a message that found the server offline (``SocialAPIError/offline``) is sent
     /// again when the connection comes back. One the server failed to store
     /// (``SocialAPIError/serverFailure(_:)``) is sent again after a wait that grows with each
-    /// failure in a row (``messageResendPolicy``), as long as the client does not know it is
+    /// failure in a row (``retryPolicy``), as long as the client does not know it is
     /// offline: a server can fail while its real-time connection stays up (its database
     /// restarting behind it, say), and then no reconnection ever comes. A reconnection sends
     /// at once, whatever the wait, and starts the waits over, as a sent message does. Either way
     /// the messages are sent one at a time, oldest first, and never two at once.
     public var autoResendMessages = true
-    /// The waits between the automatic resends after server failures (see
-    /// ``autoResendMessages``), and the clock they are measured on; read at each failure.
-    public var messageResendPolicy = MessageResendPolicy()
+    /// The waits after server failures, and the clock they are measured on; read at each
+    /// failure. They space the automatic resends of pending messages (see
+    /// ``autoResendMessages``) and the tries of a catch-up the server failed while the
+    /// connection stayed up (a reconnection tries again at once).
+    public var retryPolicy = RetryPolicy()
     private var realtimeTask: Task<Void, Never>?
     /// Whether real time told the connection state since it started.
     private var knowsConnectionState = false

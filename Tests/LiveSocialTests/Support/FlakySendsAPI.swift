@@ -92,7 +92,7 @@ struct FlakySendsFixture {
     func makeClient() async throws -> SocialClient {
         let stamps = Stamps()
         let client = try await SocialClient.open(api: api, userId: "ada", cache: .inMemory, now: { stamps.next() })
-        client.messageResendPolicy = MessageResendPolicy(clock: resendClock, random: { 0 })
+        client.retryPolicy = RetryPolicy(clock: resendClock, random: { 0 })
         client.startRealtime()
         try await waitForConnection(client, connected: true)
         // The first connection resends what an earlier run left pending, after a read of the

@@ -1,8 +1,9 @@
-/// How long the client waits before it sends a pending message again after a server failure,
-/// and the clock it waits on (see ``SocialClient/messageResendPolicy``).
+/// How long the client waits before it tries again after a server failure, and the clock it
+/// waits on (see ``SocialClient/retryPolicy``): before it sends a pending message again, and
+/// before it reads the change log again after a catch-up the server failed.
 ///
 /// A server failure (``SocialAPIError/serverFailure(_:)``, an HTTP 5xx) means the server was
-/// reached but could not store the message: its database restarting behind it, say. The
+/// reached but could not answer: its database restarting behind it, say. The
 /// connection stays up, so the client cannot wait for a reconnection; it tries again after a
 /// wait that doubles from one failure to the next, from ``initialDelay`` up to
 /// ``maximumDelay``. Retry `n` (1 after the first failure) waits
@@ -11,11 +12,11 @@
 ///
 /// ```swift
 /// // Waits of 0.5 s, 1 s, 2 s, … up to 30 s, each shortened by up to a quarter at random.
-/// client.messageResendPolicy = MessageResendPolicy()
+/// client.retryPolicy = RetryPolicy()
 /// // In a test: exact waits, on a clock the test moves.
-/// client.messageResendPolicy = MessageResendPolicy(clock: manualClock, random: { 0 })
+/// client.retryPolicy = RetryPolicy(clock: manualClock, random: { 0 })
 /// ```
-public struct MessageResendPolicy: Sendable {
+public struct RetryPolicy: Sendable {
     /// The longest wait before the first retry.
     public var initialDelay: Duration
     /// The longest any wait can be.
