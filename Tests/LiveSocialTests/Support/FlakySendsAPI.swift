@@ -6,7 +6,7 @@ import TestSupport
 /// The embedded server's API as a client sees it, failing the next message sends the test asks
 /// for with a server failure (an HTTP 500, as a server whose database restarts answers), and
 /// recording every send attempt and how many were under way at once.
-final class FlakySendsAPI: SocialAPI {
+final class FlakySendsAPI: ForwardingAPI {
     /// The error of a failed send.
     static let failure = SocialAPIError.serverFailure("HTTP 500: the database is restarting")
 
@@ -49,25 +49,6 @@ final class FlakySendsAPI: SocialAPI {
         return try await base.perform(mutation)
     }
 
-    func fetch<Record: CacheRecord>(_ type: Record.Type, id: String) async throws -> Record? {
-        try await base.fetch(type, id: id)
-    }
-
-    func fetchPage<Record: CacheRecord>(_ query: SocialQuery<Record>, cursor: String?, limit: Int) async throws -> RemotePage<Record> {
-        try await base.fetchPage(query, cursor: cursor, limit: limit)
-    }
-
-    func fetchMessages(_ query: SocialQuery<Message>, after position: MessagePosition, limit: Int) async throws -> [Message] {
-        try await base.fetchMessages(query, after: position, limit: limit)
-    }
-
-    func changes(since sequence: Int64, limit: Int, scope: ChangeScope) async throws -> ChangeLog {
-        try await base.changes(since: sequence, limit: limit, scope: scope)
-    }
-
-    func latestSequence() async throws -> Int64 { try await base.latestSequence() }
-
-    func events() -> AsyncStream<SocialEvent> { base.events() }
 }
 
 /// A seeded embedded server on a manual clock, and a client signed in as `ada` over an in-memory

@@ -67,29 +67,9 @@ extension ClientFixture {
 
 /// A backend's API with real-time events the test sends itself (or, with `.silent`, none at
 /// all, not even the connection state, as for a moment after ``SocialClient/startRealtime()``).
-struct ScriptedEventsAPI: SocialAPI {
-    let base: any SocialAPI
+struct ScriptedEventsAPI<Base: SocialAPI>: ForwardingAPI {
+    let base: Base
     let stream: AsyncStream<SocialEvent>
-
-    func fetch<Record: CacheRecord>(_ type: Record.Type, id: String) async throws -> Record? {
-        try await base.fetch(type, id: id)
-    }
-
-    func fetchPage<Record: CacheRecord>(_ query: SocialQuery<Record>, cursor: String?, limit: Int) async throws -> RemotePage<Record> {
-        try await base.fetchPage(query, cursor: cursor, limit: limit)
-    }
-
-    func fetchMessages(_ query: SocialQuery<Message>, after position: MessagePosition, limit: Int) async throws -> [Message] {
-        try await base.fetchMessages(query, after: position, limit: limit)
-    }
-
-    func changes(since sequence: Int64, limit: Int, scope: ChangeScope) async throws -> ChangeLog {
-        try await base.changes(since: sequence, limit: limit, scope: scope)
-    }
-
-    func latestSequence() async throws -> Int64 { try await base.latestSequence() }
-
-    func perform(_ mutation: SocialMutation) async throws -> SocialMutationResult { try await base.perform(mutation) }
 
     func events() -> AsyncStream<SocialEvent> { stream }
 }

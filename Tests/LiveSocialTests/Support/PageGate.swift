@@ -54,13 +54,9 @@ actor PageGate {
 }
 
 /// The embedded server's API, with pages held at a gate after the server answered them.
-private struct GatedAPI: SocialAPI {
+private struct GatedAPI: ForwardingAPI {
     let base: EmbeddedServer.Connection
     let gate: PageGate
-
-    func fetch<Record: CacheRecord>(_ type: Record.Type, id: String) async throws -> Record? {
-        try await base.fetch(type, id: id)
-    }
 
     func fetchPage<Record: CacheRecord>(
         _ query: SocialQuery<Record>, cursor: String?, limit: Int
@@ -76,13 +72,4 @@ private struct GatedAPI: SocialAPI {
         return page
     }
 
-    func changes(since sequence: Int64, limit: Int, scope: ChangeScope) async throws -> ChangeLog {
-        try await base.changes(since: sequence, limit: limit, scope: scope)
-    }
-
-    func latestSequence() async throws -> Int64 { try await base.latestSequence() }
-
-    func perform(_ mutation: SocialMutation) async throws -> SocialMutationResult { try await base.perform(mutation) }
-
-    func events() -> AsyncStream<SocialEvent> { base.events() }
 }

@@ -5,7 +5,7 @@ import TestSupport
 
 /// The embedded server's API as a client sees it, counting the requests under way: the chat
 /// model check waits until none is, so that it compares states only once everything settled.
-final class TrackingAPI: SocialAPI {
+final class TrackingAPI: ForwardingAPI {
     private struct Counts {
         var inFlight = 0
         var started = 0
@@ -55,6 +55,4 @@ final class TrackingAPI: SocialAPI {
     func perform(_ mutation: SocialMutation) async throws -> SocialMutationResult {
         try await track { try await base.perform(mutation) }
     }
-
-    func events() -> AsyncStream<SocialEvent> { base.events() }
 }
