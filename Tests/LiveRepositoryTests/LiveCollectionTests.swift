@@ -382,6 +382,21 @@ import Testing
         _ = token
     }
 
+    @Test func theFirstServerPageEndsTheWindowAtItsLastRowWhenTheCacheReachedFurther() async throws {
+        // The cache holds one row far down the list; the server's first page ends well before it.
+        let store = try await makeNoteStore([Note(id: "n25", rank: 25)])
+        let (collection, server) = serverCollection(store, pageSize: 4)
+        let (log, token) = observe(collection)
+        #expect(try await log.next().ids == ["n25"])
+        let page = (1...4).map { Note(id: "n\($0)", rank: $0) }
+        await server.answer(.success(RemotePage(records: page, nextCursor: "p2")))
+        let fresh = try await log.next(where: { $0.status == .fresh })
+        // n5 to n24 are on the server but not loaded yet: showing n25 after n4 would hide them.
+        #expect(fresh.ids == ids(1...4))
+        #expect(collection.hasNext)
+        _ = token
+    }
+
     @Test func theLastServerPageDeletesEverythingStaleAfterIt() async throws {
         let store = try await makeNoteStore(Note.numbered(8))
         let (collection, server) = serverCollection(store)
