@@ -9,8 +9,10 @@ struct CollectionJobs {
         /// Add a page of cached rows beyond the boundary.
         case extend
         /// After a server page: move the boundary to the end (the last page) or to at least the
-        /// page's last record (nil: an empty page, keep it), then apply `then`.
-        case reach(CollectionWindow.Boundary?, then: @MainActor (inout ServerProgress) -> Void)
+        /// page's last record (nil: an empty page, keep it), then apply `then`. `exactly`: the
+        /// boundary becomes the page's last record even where the window reached further (after
+        /// the first server page, the cached rows beyond it are not known to follow it).
+        case reach(CollectionWindow.Boundary?, exactly: Bool, then: @MainActor (inout ServerProgress) -> Void)
     }
 
     /// What the collection knows of its server pages, changed when a `reach` job lands.

@@ -69,8 +69,9 @@ struct CollectionWindow: Sendable {
         boundary = newBoundary
     }
 
-    /// The boundary after a server page that ends at `key` and has more after it: the further of
-    /// `key` and the window's last row, so a server page never hides rows already shown.
+    /// The boundary after a later server page (not the first) that ends at `key` and has more
+    /// after it: the further of `key` and the window's last row, so such a page never hides rows
+    /// already shown.
     func boundary(reaching key: RowKey) -> Boundary {
         let last: RowKey? = switch boundary {
         case .end: rows.last

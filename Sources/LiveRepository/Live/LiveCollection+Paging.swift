@@ -102,7 +102,7 @@ extension LiveCollection {
         }
         // The last page reaches the end; another reaches its last record (an empty one, nothing).
         let target: CollectionWindow.Boundary? = page.nextCursor == nil ? .end : lastKey.map { .through($0) }
-        schedule(.reach(target) { server in
+        schedule(.reach(target, exactly: state.server.lastKey == nil) { server in
             server.cursor = page.nextCursor
             server.exhausted = page.nextCursor == nil
             server.pagesLoaded += 1

@@ -76,15 +76,19 @@ extension LiveCollection {
                 next.extend(with: Array(beyond.prefix(pageSize)),
                             boundary: beyond.count > pageSize ? .through(beyond[pageSize - 1]) : .end)
             }
-        case .reach(let target, _):
+        case .reach(let target, let exactly, _):
             // Computed against the window as it is now: a window that holds every cached row
             // (`.end`) but not every server row ends at the page's last record from here on.
             let boundary: CollectionWindow.Boundary = switch target {
             case nil: window.boundary
             case .end?: .end
-            case .through(let key)?: window.boundary(reaching: key)
+            case .through(let key)?: exactly ? .through(key) : window.boundary(reaching: key)
             }
-            if boundary != window.boundary {
+            if exactly, boundary != window.boundary {
+                // The first server page: cached rows the window showed beyond its last record
+                // may have server rows between them and it, which later pages bring.
+                next.replace(rows: try reader.rows(through: boundary, in: connection), boundary: boundary)
+            } else if boundary != window.boundary {
                 let from: RowKey? = if case .through(let key) = window.boundary { key } else { window.rows.last }
                 let known = Set(window.rows.map(\.rowid))
                 let added = try reader.rows(after: from, through: boundary, in: connection).filter { !known.contains($0.rowid) }
@@ -143,7 +147,7 @@ extension LiveCollection {
             keep(outcome.records, replacing: true, in: outcome.window)
             update(change: change, publish: publish) { next in
                 next.window = outcome.window
-                if case .reach(_, let then) = job {
+                if case .reach(_, _, let then) = job {
                     then(&next.server)
                     next.dataStatus = .fresh
                     next.loadingStatus = .loaded

@@ -7,8 +7,8 @@ import LiveSocial
 ///
 /// The window is kept as its boundary: it shows every matching row from the anchor down to the
 /// boundary's key (all of them at the end). A first page ends at the page's last row; a page
-/// grows it by `pageSize` rows; a server page moves it to the end (the last page) or to at
-/// least its last record; a new row therefore enters at the anchor's end at once, and at the far
+/// grows it by `pageSize` rows; a server page moves it to the end (the last page), to its last
+/// record (the first server page), or to at least its last record (a later one); a new row therefore enters at the anchor's end at once, and at the far
 /// end only once the window reaches it. Anchor order is descending in the key for every subject.
 struct CollectionReference {
     let subject: CollectionSubject
@@ -123,8 +123,8 @@ struct CollectionReference {
         let ids = Set(rows.map(\.identity))
         let lastKey = rows.last?.key
         // The cached rows of the page's range that the server no longer has go (not local ones).
+        let start = lastPageKey
         if !rows.isEmpty || page.nextCursor == nil {
-            let start = lastPageKey
             let end: Double? = page.nextCursor == nil ? nil : lastKey
             for row in known.values where row.matches && row.synced && !ids.contains(row.identity) && !newer.contains(row.identity) {
                 if let start, row.key >= start { continue }
@@ -135,6 +135,10 @@ struct CollectionReference {
         for row in rows where !newer.contains(row.identity) { known[row.identity] = row }
         if page.nextCursor == nil {
             boundary = nil
+        } else if let lastKey, start == nil {
+            // The first server page ends the window at its last record: cached rows beyond it
+            // may have server rows between them and it, which later pages bring.
+            boundary = lastKey
         } else if let lastKey {
             // Never hides rows already shown: the further of the page's end and the window's.
             let last = boundary ?? window.last?.key
