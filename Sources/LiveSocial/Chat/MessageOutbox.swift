@@ -25,13 +25,11 @@ final class MessageOutbox {
     /// The client request id of the message with the server now.
     private var inFlight: String?
     /// Set by a transient failure: nothing is sent until the connection comes back, the wait
-    /// after a server failure ends (``retryTimer``), or the user sends again.
+    /// after a server failure ends (``retries``), or the user sends again.
     private var isPaused = false
-    /// The wait after a server failure, which unpauses the queue when it ends.
-    private var retryTimer: Task<Void, Never>?
-    /// The server failures in a row since the last sent message or reconnection: the number of
-    /// the next retry, whose wait grows with it.
-    private var serverFailuresInARow = 0
+    /// The waits after server failures in a row since the last sent message or reconnection;
+    /// the end of one unpauses the queue.
+    private let retries = RetrySchedule()
     /// The client request ids of messages that may have reached the server: sent at least once,
     /// or left pending by an earlier run. They can no longer be canceled.
     private var attempted: Set<String> = []
@@ -44,10 +42,6 @@ final class MessageOutbox {
 
     init(client: SocialClient) {
         owner = client
-    }
-
-    deinit {
-        retryTimer?.cancel()
     }
 
     /// The owning client, or `CancellationError` once it was released.
@@ -138,7 +132,7 @@ final class MessageOutbox {
     /// server failure, and starts the waits over.
     func resume() {
         unpause()
-        serverFailuresInARow = 0
+        retries.reset()
         Task {
             await loadPendingFromCache()
             pump()
@@ -221,7 +215,7 @@ final class MessageOutbox {
             try await client.commit(ChatChange(upserts: result.records, source: .local))
             queue.removeAll { $0.clientRequestId == requestId }
             inFlight = nil
-            serverFailuresInARow = 0
+            retries.reset()
             finish(requestId, with: .success(result.first(Message.self) ?? message))
         } catch {
             inFlight = nil
@@ -261,24 +255,15 @@ final class MessageOutbox {
 
     /// Unpauses the queue after the wait of the next retry; a wait already running is replaced.
     private func startRetryTimer(_ policy: RetryPolicy) {
-        retryTimer?.cancel()
-        serverFailuresInARow += 1
-        let delay = policy.delay(forRetry: serverFailuresInARow)
-        let clock = policy.clock
-        retryTimer = Task { [weak self] in
-            do { try await clock.sleep(for: delay) } catch { return }
-            // Back on the main actor: a resume may have canceled this wait since it ended.
-            guard !Task.isCancelled, let self else { return }
-            retryTimer = nil
-            isPaused = false
-            pump()
+        retries.schedule(policy) { [weak self] in
+            self?.isPaused = false
+            self?.pump()
         }
     }
 
     /// Lets the queue send again, ending the wait after a server failure if one is running.
     private func unpause() {
-        retryTimer?.cancel()
-        retryTimer = nil
+        retries.cancel()
         isPaused = false
     }
 

@@ -12,10 +12,9 @@ struct CatchUpState {
     /// The sequence number the last failed catch-up had committed through: the next one starts
     /// there, even when events applied since moved ``SocialClient/lastEventSequence`` past it.
     var resumePoint: Int64?
-    /// The catch-ups that failed in a row while the client was not known to be offline.
-    var failuresInARow = 0
-    /// The wait before the next try after such a failure (see ``SocialClient/retryPolicy``).
-    var retry: Task<Void, Never>?
+    /// The waits before the next try after catch-ups failed in a row while the client was not
+    /// known to be offline (see ``SocialClient/retryPolicy``).
+    let retries = RetrySchedule()
 }
 
 extension SocialClient {
@@ -43,8 +42,7 @@ extension SocialClient {
     /// may ever come. A retry that succeeds tells the chat collections the connection is back,
     /// so that those whose own catch-up failed in the same outage try theirs again.
     func catchUpAfterReconnection() {
-        catchUpState.retry?.cancel()
-        catchUpState.retry = nil
+        catchUpState.retries.cancel()
         let since = catchUpState.resumePoint ?? lastEventSequence
         guard since > 0 else { return }
         guard !catchUpState.isRunning else {
@@ -67,8 +65,8 @@ extension SocialClient {
         case .caughtUp(let through):
             since = through
             catchUpState.resumePoint = nil
-            if catchUpState.failuresInARow > 0 {
-                catchUpState.failuresInARow = 0
+            if catchUpState.retries.failuresInARow > 0 {
+                catchUpState.retries.reset()
                 for listener in chatListeners.compactMap(\.listener) { listener.clientDidConnect() }
             }
         case .failed(let committed):
@@ -93,13 +91,8 @@ extension SocialClient {
     /// Catches up again after the next wait of ``SocialClient/retryPolicy``, unless a
     /// reconnection does first (it cancels the wait) or the connection is known to be down then.
     private func scheduleCatchUpRetry() {
-        catchUpState.failuresInARow += 1
-        let policy = retryPolicy
-        let delay = policy.delay(forRetry: catchUpState.failuresInARow)
-        catchUpState.retry = Task { [weak self] in
-            do { try await policy.clock.sleep(for: delay) } catch { return }
-            guard !Task.isCancelled, let self, !isKnownOffline else { return }
-            catchUpState.retry = nil
+        catchUpState.retries.schedule(retryPolicy) { [weak self] in
+            guard let self, !isKnownOffline else { return }
             catchUpAfterReconnection()
         }
     }

@@ -1,0 +1,39 @@
+/// The waits after failures in a row, on a ``RetryPolicy``: each wait is longer than the one
+/// before, until ``reset()``. The message outbox and the client-wide catch-up each keep one.
+@MainActor
+final class RetrySchedule {
+    /// The failures counted since the last ``reset()``: the number of the retry waited for.
+    private(set) var failuresInARow = 0
+    private var wait: Task<Void, Never>?
+
+    deinit {
+        wait?.cancel()
+    }
+
+    /// Counts a failure, then runs `action` on the main actor after the wait of the retry it
+    /// makes, on `policy`'s clock; a wait already running is replaced.
+    func schedule(_ policy: RetryPolicy, then action: @escaping @MainActor () -> Void) {
+        wait?.cancel()
+        failuresInARow += 1
+        let delay = policy.delay(forRetry: failuresInARow)
+        let clock = policy.clock
+        wait = Task { [weak self] in
+            do { try await clock.sleep(for: delay) } catch { return }
+            // Back on the main actor: a cancel may have come since the wait ended.
+            guard !Task.isCancelled, let self else { return }
+            wait = nil
+            action()
+        }
+    }
+
+    /// Ends the wait under way, if any, without its action; the count stays.
+    func cancel() {
+        wait?.cancel()
+        wait = nil
+    }
+
+    /// Starts the count over (after a success or a reconnection); a wait under way goes on.
+    func reset() {
+        failuresInARow = 0
+    }
+}
