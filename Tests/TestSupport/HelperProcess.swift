@@ -2,37 +2,31 @@ import Foundation
 
 /// A `LiveTestHelper` process run by a test: lines written to its standard input, and its
 /// standard output read line by line as it comes (or, with ``exitStatus()`` and ``allLines``,
-/// all of it once the process has ended).
+/// all of it once the process has ended). Started with ``SpawnedProcess``, not Foundation's
+/// `Process` (whose `run()` sometimes crashes on Linux; see there).
 ///
-/// `@unchecked Sendable`: `lock` guards `buffer`, `lines`, `consumed`, `waiter`, `ended`,
-/// `status` and `exitWaiter`;
-/// the pipes and the process are thread-safe Foundation objects. A waiter is resumed after unlocking.
+/// `@unchecked Sendable`: `lock` guards `buffer`, `lines`, `consumed`, `waiter` and `ended`;
+/// the process and its pipes' handles are safe to use from any thread. A waiter is resumed after unlocking.
 public final class HelperProcess: @unchecked Sendable {
-    private let process = Process()
-    private let input = Pipe()
-    private let output = Pipe()
+    private let process: SpawnedProcess
+    private let input: FileHandle
     private let lock = NSLock()
     private var buffer = Data()
     private var lines: [String] = []
     private var consumed = 0
     private var ended = false
     private var waiter: CheckedContinuation<Void, Never>?
-    private var status: Int32?
-    private var exitWaiter: CheckedContinuation<Int32, Never>?
 
     /// Starts `LiveTestHelper` with `arguments` (the command first).
     public init(_ arguments: [String]) throws {
-        process.executableURL = try HelperExecutable.url(named: "LiveTestHelper")
-        process.arguments = arguments
-        process.standardInput = input
-        process.standardOutput = output
-        // The end is awaited, not waited for with `waitUntilExit()`, which would hold one of the
-        // few threads that run every test's tasks while it polls a run loop.
-        process.terminationHandler = { [weak self] process in self?.terminated(process.terminationStatus) }
-        try process.run()
+        let process = try SpawnedProcess(
+            try HelperExecutable.url(named: "LiveTestHelper").path, arguments: arguments,
+            standardInput: .pipe, standardOutput: .pipe)
+        self.process = process
+        input = process.input!
         // A blocking read on a thread of its own ends exactly at the end of the output, once the
         // process and everything it started have closed it.
-        let handle = output.fileHandleForReading
+        let handle = process.output!
         Thread.detachNewThread { [weak self] in
             while true {
                 let data = handle.availableData
@@ -44,7 +38,7 @@ public final class HelperProcess: @unchecked Sendable {
     }
 
     deinit {
-        if process.isRunning { process.terminate() }
+        process.send(SIGTERM)
     }
 
     /// The process's id.
@@ -53,12 +47,12 @@ public final class HelperProcess: @unchecked Sendable {
     /// Kills the process at once with `SIGKILL`, as a crash would: it finishes nothing. What it
     /// printed before stays readable; ``exitStatus()`` then returns the signal's number.
     public func kill() {
-        if process.isRunning { sendKill(to: process.processIdentifier) }
+        process.send(SIGKILL)
     }
 
     /// Writes `line` and a newline to the process's standard input.
     public func send(_ line: String) {
-        input.fileHandleForWriting.write(Data((line + "\n").utf8))
+        input.write(Data((line + "\n").utf8))
     }
 
     /// Every line the process printed so far.
@@ -122,28 +116,10 @@ public final class HelperProcess: @unchecked Sendable {
         return nil
     }
 
-    /// The process's exit status, once its output has ended.
+    /// The process's exit status (or the number of the signal that ended it), once its output has ended.
     public func exitStatus() async -> Int32 {
         while await nextLine() != nil {}
-        return await withCheckedContinuation { continuation in
-            lock.lock()
-            if let status {
-                lock.unlock()
-                continuation.resume(returning: status)
-            } else {
-                exitWaiter = continuation
-                lock.unlock()
-            }
-        }
-    }
-
-    private func terminated(_ terminationStatus: Int32) {
-        lock.lock()
-        status = terminationStatus
-        let exitWaiter = self.exitWaiter
-        self.exitWaiter = nil
-        lock.unlock()
-        exitWaiter?.resume(returning: terminationStatus)
+        return await process.termination().status
     }
 
     private func receive(_ data: Data) {
@@ -168,9 +144,4 @@ public final class HelperProcess: @unchecked Sendable {
         lock.unlock()
         waiter?.resume()
     }
-}
-
-/// `kill(2)` with `SIGKILL`, out of ``HelperProcess``, whose method of that name hides it.
-private func sendKill(to processIdentifier: Int32) {
-    _ = kill(processIdentifier, SIGKILL)
 }

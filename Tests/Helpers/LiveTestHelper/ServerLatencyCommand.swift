@@ -2,6 +2,7 @@ import Foundation
 import LiveRepository
 import LiveSocial
 import LiveSocialServer
+import TestSupport
 
 /// `server-latency <file> <watch-ms|wake> [count]`: measures how long another process's message takes
 /// to reach this process's subscriber. For measurements, not for the tests.
@@ -37,17 +38,15 @@ enum ServerLatencyCommand {
                 }
                 return latencies
             }
-            let sender = Process()
-            sender.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
-            sender.arguments = ["server-send", arguments[0], "alan", "general", "\(count)", "latency-\(UUID().uuidString)", "7"]
-            let input = Pipe()
-            sender.standardInput = input
-            sender.standardOutput = FileHandle.nullDevice
-            try sender.run()
-            input.fileHandleForWriting.write(Data("go\n".utf8))
+            let sender = try SpawnedProcess(
+                CommandLine.arguments[0],
+                arguments: ["server-send", arguments[0], "alan", "general", "\(count)", "latency-\(UUID().uuidString)", "7"],
+                standardInput: .pipe, standardOutput: .nullDevice)
+            let input = sender.input!
+            input.write(Data("go\n".utf8))
             let latencies = await listener.value.sorted()
-            input.fileHandleForWriting.write(Data("through \(try await server.latestSequence())\n".utf8))
-            sender.waitUntilExit()
+            input.write(Data("through \(try await server.latestSequence())\n".utf8))
+            _ = await sender.termination()
             func milliseconds(_ quantile: Double) -> String {
                 String(format: "%.2f", latencies[min(latencies.count - 1, Int(Double(latencies.count) * quantile))] * 1000)
             }

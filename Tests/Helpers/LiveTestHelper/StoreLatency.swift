@@ -1,5 +1,6 @@
 import Foundation
 import LiveRepository
+import TestSupport
 
 /// `store-latency <file> <count> [--pause-ms N] [--idle-seconds S] [--interval-ms N|off]`
 ///
@@ -43,16 +44,14 @@ enum StoreLatency {
             print(String(format: "idle: %.3f%% of one core over %.0f s (interval %@)", idle * 100, idleSeconds,
                          detection.interval.map { "\($0)" } ?? "off"))
 
-            let writer = Process()
-            writer.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
-            writer.arguments = ["store-write", file, String(count), "--pause-ms", pause, "--stamp"]
-            writer.standardOutput = FileHandle.nullDevice
-            try writer.run()
+            let writer = try SpawnedProcess(
+                CommandLine.arguments[0], arguments: ["store-write", file, String(count), "--pause-ms", pause, "--stamp"],
+                standardOutput: .nullDevice)
             let deadline = ContinuousClock.now + .seconds(60)
             while latencies.count < count, ContinuousClock.now < deadline {
                 try await Task.sleep(for: .milliseconds(20))
             }
-            writer.waitUntilExit()
+            _ = await writer.termination()
             withExtendedLifetime(token) {}
             let sorted = latencies.sorted()
             func percentile(_ p: Double) -> Double { sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))] }

@@ -1,11 +1,12 @@
-// Runs the built sample as a child process: macOS and Linux only (iOS and its siblings have no
-// `Process`, and no command line).
+// Runs the built sample as a child process: macOS and Linux only (iOS and its siblings start no
+// processes, and have no command line).
 #if os(macOS) || os(Linux)
 import Foundation
 import Testing
 import TestSupport
 
-/// One run of the built `LiveDataSample` executable, its standard input, output and error on pipes.
+/// One run of the built `LiveDataSample` executable (a ``SpawnedProcess``: Foundation's `Process`
+/// sometimes crashes on Linux as it starts one), its standard input, output and error on pipes.
 ///
 /// Its output is not a terminal, so the app prints plain lines and echoes each command it reads.
 /// A test writes commands with ``send(_:)`` and waits for what they print with ``waitFor(_:movingMark:)``
@@ -50,10 +51,8 @@ final class SampleProcess: @unchecked Sendable {
     /// The command line after the executable.
     let arguments: [String]
 
-    private let process = Process()
-    private let input = Pipe()
-    private let output = Pipe()
-    private let errors = Pipe()
+    private let process: SpawnedProcess
+    private let input: FileHandle
     private let lock = NSLock()
     /// Serializes the reads of the pipes, each with the ``received(_:isError:)`` that follows it,
     /// so that the output keeps its order whichever thread reads. Taken before `lock`, never after.
@@ -92,20 +91,17 @@ final class SampleProcess: @unchecked Sendable {
         variables["LIVEDATA_SAMPLE_DATA"] = nil
         variables.merge(environment) { $1 }
 
-        process.executableURL = try Self.executableURL()
-        process.arguments = arguments
-        process.environment = variables
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = errors
-        process.terminationHandler = { [weak self] process in self?.exited(process.terminationStatus) }
-        try process.run()
+        process = try SpawnedProcess(
+            try Self.executableURL().path, arguments: arguments, environment: variables,
+            standardInput: .pipe, standardOutput: .pipe, standardError: .pipe)
+        input = process.input!
+        process.onTermination { [weak self] termination in self?.exited(termination.status) }
         startReading(isError: false)
         startReading(isError: true)
     }
 
     deinit {
-        if process.isRunning { process.terminate() }
+        process.send(SIGTERM)
     }
 
     /// The built `LiveDataSample`: beside the test bundle (`<scratch>/<triple>/debug/`).
@@ -120,7 +116,7 @@ final class SampleProcess: @unchecked Sendable {
         let closed = lock.withLock { inputClosed }
         guard !closed else { throw Failure(description: "cannot send \"\(line)\": the input is closed") }
         do {
-            try input.fileHandleForWriting.write(contentsOf: Data((line + "\n").utf8))
+            try input.write(contentsOf: Data((line + "\n").utf8))
         } catch {
             throw Failure(description: "cannot send \"\(line)\" (\(error)); the app's output so far:\n\(transcript)")
         }
@@ -132,7 +128,7 @@ final class SampleProcess: @unchecked Sendable {
             defer { inputClosed = true }
             return inputClosed
         }
-        if !wasClosed { try? input.fileHandleForWriting.close() }
+        if !wasClosed { try? input.close() }
     }
 
     // MARK: Output
@@ -238,7 +234,7 @@ final class SampleProcess: @unchecked Sendable {
     /// Reads what the app writes on standard output (or error) on a thread of its own, blocked in
     /// each read, until the end of the pipe: once the app and everything it started closed it.
     private func startReading(isError: Bool) {
-        let handle = (isError ? errors : output).fileHandleForReading
+        guard let handle = isError ? process.errors : process.output else { return }
         Thread.detachNewThread { [weak self] in
             while true {
                 let data = handle.availableData
@@ -297,7 +293,7 @@ final class SampleProcess: @unchecked Sendable {
     ///
     /// - Returns: everything printed on standard output.
     func kill() async -> String {
-        if process.isRunning { Foundation.kill(process.processIdentifier, SIGKILL) }
+        process.send(SIGKILL)
         return await finish().output
     }
 
@@ -317,7 +313,7 @@ final class SampleProcess: @unchecked Sendable {
                 if done { continuation.resume() }
             }
         } onCancel: {
-            if process.isRunning { process.terminate() }
+            process.send(SIGTERM)
         }
         let result = lock.withLock {
             (exitStatus ?? -1, String(decoding: outputBytes, as: UTF8.self), String(decoding: errorBytes, as: UTF8.self))
