@@ -73,6 +73,9 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // Starts child processes with `posix_spawn`, for the tests and ServerVersus: Foundation's
+        // `Process.run()` sometimes crashes on Linux in Swift 6.3.1 (SpawnedProcess.swift says why).
+        .target(name: "ProcessLauncher", swiftSettings: strict),
         // `ServerVersus quick|full`: the server's send-to-event latency, sends a second and memory
         // per idle stream at N streams, beside a bare Hummingbird broadcast (Server/README.md);
         // `ServerVersus instances URL`: one instance on SQLite, one and two on PostgreSQL.
@@ -81,6 +84,7 @@ let package = Package(
             dependencies: [
                 "LiveDataServer",
                 "LiveDataPostgres",
+                "ProcessLauncher",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "LiveSocial", package: "swift-livedata"),
                 .product(name: "LiveSocialServer", package: "swift-livedata"),
@@ -111,6 +115,7 @@ let package = Package(
                 "LiveDataPostgres",
                 "ServerTestSupport",
                 "LiveDataServerCommand",
+                "ProcessLauncher",
                 .product(name: "LiveSocial", package: "swift-livedata"),
                 .product(name: "LiveSocialNetwork", package: "swift-livedata"),
                 .product(name: "LiveSocialWire", package: "swift-livedata"),

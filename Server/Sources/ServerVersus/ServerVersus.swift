@@ -1,5 +1,6 @@
 import Foundation
 import LiveDataPostgres
+import ProcessLauncher
 
 /// `ServerVersus quick|full`: the send-to-event latency, the sends a second and the memory per
 /// idle stream of `livedata-server` with N event streams on loopback, beside the floor (a bare
@@ -83,18 +84,16 @@ enum ServerVersus {
 
     /// Runs `ServerVersus worker ...` and reads its `RESULT <json>` line.
     private static func runWorker(_ arguments: [String]) throws -> Measurement {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        process.arguments = ["worker"] + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        // Not Foundation's `Process`, whose `run()` sometimes crashes on Linux (ProcessLauncher says why).
+        let process = try SpawnedProcess(
+            URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path, arguments: ["worker"] + arguments,
+            standardOutput: .pipe)
+        let data = process.output?.readDataToEndOfFile() ?? Data()
+        let status = process.waitUntilExit().status
         let text = String(decoding: data, as: UTF8.self)
-        guard process.terminationStatus == 0,
+        guard status == 0,
               let line = text.split(separator: "\n").last(where: { $0.hasPrefix("RESULT ") })
-        else { throw BenchError("the worker \(arguments.joined(separator: " ")) failed (status \(process.terminationStatus)): \(text)") }
+        else { throw BenchError("the worker \(arguments.joined(separator: " ")) failed (status \(status)): \(text)") }
         let measurement = try JSONDecoder().decode(Measurement.self, from: Data(line.dropFirst(7).utf8))
         print("  \(measurement.target), N = \(measurement.clients): p50 \(ms(measurement.pacedP50)) ms, p99 \(ms(measurement.pacedP99)) ms, \(String(format: "%.0f", measurement.sendsPerSecond)) sends/s (\(measurement.loadSends) sends)")
         return measurement

@@ -1,4 +1,5 @@
 import Foundation
+import ProcessLauncher
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -33,11 +34,7 @@ struct LaunchedServer: Sendable {
 
     /// Kills the server with `SIGKILL` and waits until it is gone.
     func kill() async {
-        #if canImport(Glibc)
-            _ = Glibc.kill(process.process.processIdentifier, SIGKILL)
-        #else
-            _ = Darwin.kill(process.process.processIdentifier, SIGKILL)
-        #endif
+        process.process.send(SIGKILL)
         _ = await process.waitForExit()
     }
 

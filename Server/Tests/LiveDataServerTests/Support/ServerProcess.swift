@@ -1,42 +1,36 @@
 import Foundation
-import Synchronization
+import ProcessLauncher
 
-/// The built `livedata-server` executable, run as a child process; its standard output read line by line.
+/// The built `livedata-server` executable, run as a child process (a ``SpawnedProcess``:
+/// Foundation's `Process` sometimes crashes on Linux as it starts one); its standard output read
+/// line by line.
 final class ServerProcess: Sendable {
-    let process: Process
+    let process: SpawnedProcess
     private let lines: AsyncStream<String>
 
     /// Starts `livedata-server` with `arguments`.
     init(arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = try Self.executable()
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
+        let process = try SpawnedProcess(
+            try Self.executable().path, arguments: arguments, standardOutput: .pipe, standardError: .nullDevice)
         let (lines, continuation) = AsyncStream<String>.makeStream()
         self.lines = lines
         self.process = process
-        let pending = PendingBytes()
-        output.fileHandleForReading.readabilityHandler = { handle in
-            let data = handle.availableData
-            if data.isEmpty {
-                handle.readabilityHandler = nil
-                continuation.finish()
-                return
-            }
-            let complete: [String] = pending.bytes.withLock { buffer in
+        // A blocking read on a thread of its own ends exactly at the end of the output (not a
+        // `readabilityHandler`, whose dispatch source has missed the end of a pipe on Linux).
+        let handle = process.output!
+        Thread.detachNewThread {
+            var buffer = Data()
+            while true {
+                let data = handle.availableData
+                if data.isEmpty { break }
                 buffer.append(data)
-                var found: [String] = []
                 while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-                    found.append(String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self))
+                    continuation.yield(String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self))
                     buffer = Data(buffer[(newline + 1)...])
                 }
-                return found
             }
-            for line in complete { continuation.yield(line) }
+            continuation.finish()
         }
-        try process.run()
     }
 
     /// Lines printed until one satisfies `predicate` (returned with the ones before it), or all
@@ -50,14 +44,9 @@ final class ServerProcess: Sendable {
         return (before, nil)
     }
 
-    /// Waits for the process to exit; its status.
+    /// Waits for the process to exit; its status (or the number of the signal that ended it).
     func waitForExit() async -> Int32 {
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                self.process.waitUntilExit()
-                continuation.resume(returning: self.process.terminationStatus)
-            }
-        }
+        await process.termination().status
     }
 
     /// The executable, built beside the test bundle (the test target depends on it).
@@ -69,9 +58,4 @@ final class ServerProcess: Sendable {
         }
         throw TestServerError("no livedata-server executable in \(folder.path); build the package's tests first")
     }
-}
-
-/// Bytes read from a pipe and not yet split into lines.
-final class PendingBytes: Sendable {
-    let bytes = Mutex(Data())
 }
