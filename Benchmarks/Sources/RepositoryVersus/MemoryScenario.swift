@@ -59,17 +59,15 @@ enum MemoryScenario {
 
     /// Runs this executable with `arguments` and returns what it printed.
     private nonisolated static func child(_ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        // Not Foundation's `Process`, whose `run()` sometimes crashes on Linux (see SpawnedProcess).
+        let process = try SpawnedProcess(
+            (Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])).path, arguments: arguments,
+            standardOutput: .pipe)
+        let output = process.output?.readDataToEndOfFile() ?? Data()
+        let termination = process.waitUntilExit()
         let text = String(decoding: output, as: UTF8.self)
-        guard process.terminationStatus == 0 else {
-            fatalError("`\(arguments.joined(separator: " "))` failed (\(process.terminationStatus)):\n\(text)")
+        guard termination == .exited(0) else {
+            fatalError("`\(arguments.joined(separator: " "))` failed (\(termination)):\n\(text)")
         }
         return text
     }
