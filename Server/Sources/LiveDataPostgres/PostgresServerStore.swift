@@ -5,6 +5,7 @@ import Logging
 import NIOCore
 import NIOPosix
 import PostgresNIO
+import Synchronization
 
 /// LiveSocialServer's ``ServerStore`` on a PostgreSQL database that several server instances share.
 ///
@@ -31,8 +32,9 @@ import PostgresNIO
 ///   ``PostgresStoreError/isConnectionLoss(_:sqlState:)``) and, like any failed write, stores
 ///   nothing, or its outcome is unknown when the loss hit its `COMMIT`.
 public final class PostgresServerStore: ServerStore, @unchecked Sendable {
-    // @unchecked Sendable: every member below is used on `thread`'s one thread only: the
-    // server's isolation runs there, and `open` creates the store there (checked by `onThread()`).
+    // @unchecked Sendable: every member below is used on `thread`'s one thread only (the
+    // server's isolation runs there, and `open` creates the store there; checked by
+    // `onThread()`), but `ownSequence`, a Mutex.
     /// The thread the store, and the server's isolation, run on.
     public let thread: ThreadExecutor
     /// The channel `pg_notify` announces committed changes on, with the last sequence number as payload.
@@ -53,6 +55,8 @@ public final class PostgresServerStore: ServerStore, @unchecked Sendable {
     private var numberedStatements: [String: String] = [:]
     /// The open write transaction's counters and clock, read once it took the change log's lock.
     var locked: LockedWrite?
+    /// See ``lastOwnSequence``.
+    private let ownSequence = Mutex<Int64>(0)
     /// Turns a row's values into a `SQLiteRow` for `CacheRecord.init(row:)`: `SELECT ?, ?, …`.
     private let decoder: SQLiteConnection
     private var decoderStatements: [Int: String] = [:]
@@ -92,6 +96,14 @@ public final class PostgresServerStore: ServerStore, @unchecked Sendable {
             host: location.host, port: location.port, username: location.username, password: location.password,
             database: location.database, tls: .disable)
     }
+
+    /// The change log's counter as the last write transaction of this store that took the
+    /// change log's lock committed it (0 before the first); readable from any thread.
+    ///
+    /// Such a transaction read every entry committed before it took the lock, and logged its
+    /// own after them: a server on this store (`EmbeddedServer`) publishes all of them once it
+    /// commits, so ``PostgresChangeListener`` has nothing to read for a notice up to it.
+    public var lastOwnSequence: Int64 { ownSequence.withLock { $0 } }
 
     /// The store's thread, where the server's isolation and every statement run.
     public var executor: UnownedSerialExecutor { thread.asUnownedSerialExecutor() }
@@ -300,6 +312,9 @@ public final class PostgresServerStore: ServerStore, @unchecked Sendable {
         }
         statements.append(query("COMMIT", []))
         try send(statements)
+        if let committed = locked?.changeLog {
+            ownSequence.withLock { $0 = max($0, committed) }
+        }
         locked = nil
         depth = 0
     }
