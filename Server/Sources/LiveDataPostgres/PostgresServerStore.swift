@@ -49,6 +49,8 @@ public final class PostgresServerStore: ServerStore, @unchecked Sendable {
     private var loggedChanges = false
     /// Statements whose answers nobody waits for, sent before the next statement that is run.
     private var deferred: [PostgresQuery] = []
+    /// Statements sent that nobody waited for (a read's `COMMIT`): the next trip waits for them too.
+    private var unconfirmed: [EventLoopFuture<PostgresQueryResult>] = []
     /// Change-log entries to insert, as their columns' values, sent (as one statement) with the deferred statements.
     private var deferredEntries: [SQLiteValue] = []
     /// Each statement's SQL with numbered placeholders, by its SQL with `?`.
@@ -143,6 +145,7 @@ public final class PostgresServerStore: ServerStore, @unchecked Sendable {
                 on: eventLoopGroup.next(), configuration: configuration, id: connectionCount, logger: logger
             ).wait()
             connection = made
+            unconfirmed.removeAll()  // the lost connection's
             return made
         } catch {
             // Refused or reset while PostgreSQL restarts; a wrong password or database is not a loss.
@@ -218,7 +221,8 @@ public final class PostgresServerStore: ServerStore, @unchecked Sendable {
         deferredEntries.removeAll()
         batch += queries
         let connection = try connected()
-        let futures = batch.map { connection.query($0, logger: logger) }
+        let futures = unconfirmed + batch.map { connection.query($0, logger: logger) }
+        unconfirmed.removeAll()
         let results = try EventLoopFuture.whenAllComplete(futures, on: connection.eventLoop).wait()
         for result in results {
             guard case .failure(let error) = result else { continue }
@@ -321,6 +325,7 @@ public final class PostgresServerStore: ServerStore, @unchecked Sendable {
 
     /// Forgets what the transaction had yet to send, and rolls it back.
     private func rollBack() {
+        unconfirmed.removeAll()
         deferred.removeAll()
         deferredEntries.removeAll()
         locked = nil
@@ -362,7 +367,11 @@ public final class PostgresServerStore: ServerStore, @unchecked Sendable {
         depth = 1
         do {
             let result = try body()
-            try run("COMMIT")
+            // Nothing to keep and the result is read: the next trip waits for it (failing if it failed).
+            queue("COMMIT")
+            let connection = try connected()
+            unconfirmed += deferred.map { connection.query($0, logger: logger) }
+            deferred.removeAll()
             depth = 0
             return result
         } catch {
