@@ -22,7 +22,8 @@ import Synchronization
 ///   (see ``LockedWrite``) and takes sequence numbers, ids and timestamps from them; its
 ///   writes, whose answers nobody waits for, go with its next read or its `COMMIT`, in one trip
 ///   (postgres-nio sends queued statements in order without this thread waiting between them).
-///   A keyed message send is 9 trips (was 22 statements, each a trip of its own).
+///   A keyed message send is 9 trips (was 22 statements, each a trip of its own); a read
+///   transaction's `COMMIT` goes unwaited, with the next trip waiting for it.
 /// - Notifications: a transaction that logged changes sends `pg_notify` on
 ///   ``notificationChannel`` before its `COMMIT`, so the notice goes out if and only if it commits.
 ///   ``PostgresChangeListener`` hears them for an instance.
