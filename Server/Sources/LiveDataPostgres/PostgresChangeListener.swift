@@ -14,6 +14,10 @@ import PostgresNIO
 /// network cut) ends the notification sequence with an error; the listener connects again
 /// after ``retryDelay`` and, once listening, catches up from the log. A poll every
 /// ``pollInterval`` bounds how late a change can be if a connection dies silently.
+///
+/// Given the server's ``store``, a notice of a sequence number up to the store's
+/// ``PostgresServerStore/lastOwnSequence`` is passed over: the server's own write published
+/// every change up to that number already.
 public struct PostgresChangeListener: Sendable {
     /// The server that publishes the changes.
     public let server: EmbeddedServer
@@ -23,17 +27,20 @@ public struct PostgresChangeListener: Sendable {
     public var retryDelay: Duration
     /// How often the log is read even without a notice.
     public var pollInterval: Duration
+    /// The server's store, if it is a ``PostgresServerStore``.
+    public let store: PostgresServerStore?
     private let logger: Logger
     private let eventLoopGroup: any EventLoopGroup
 
-    /// A listener for `server`, whose store is on `location`.
+    /// A listener for `server`, whose store is on `location` (`store`, when the caller has it).
     public init(
-        server: EmbeddedServer, location: PostgresLocation, retryDelay: Duration = .milliseconds(250),
+        server: EmbeddedServer, location: PostgresLocation, store: PostgresServerStore? = nil, retryDelay: Duration = .milliseconds(250),
         pollInterval: Duration = .seconds(2), eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
         logger: Logger = Logger(label: "livedata-postgres-listener")
     ) {
         self.server = server
         self.location = location
+        self.store = store
         self.retryDelay = retryDelay
         self.pollInterval = pollInterval
         self.eventLoopGroup = eventLoopGroup
@@ -74,6 +81,13 @@ public struct PostgresChangeListener: Sendable {
         }
     }
 
+    /// Whether a notice announces changes the server's own writes have published (its payload is
+    /// the last sequence number the announcing transaction committed).
+    private func isOwn(_ notification: PostgresNotification) -> Bool {
+        guard let store, let sequence = Int64(notification.payload) else { return false }
+        return sequence <= store.lastOwnSequence
+    }
+
     private func listenOnce(
         attempt: Int, kick: AsyncStream<Void>.Continuation, onListening: @Sendable () -> Void
     ) async {
@@ -92,7 +106,7 @@ public struct PostgresChangeListener: Sendable {
                     // Listening from here on: what committed before is read from the log now.
                     kick.yield()
                     onListening()
-                    for try await _ in notifications { kick.yield() }
+                    for try await notification in notifications where !isOwn(notification) { kick.yield() }
                 }
             } onCancel: {
                 _ = connection.close() as EventLoopFuture<Void>

@@ -4,8 +4,16 @@ import LiveSocialServer
 
 extension PostgresServerStore {
     public func appendChange(_ change: ChangeRecord) throws -> Int64 {
-        // The counter row is already locked by this transaction (see `transaction`): one round
-        // trip takes the next number and logs the change under it.
+        if locked != nil {
+            // The number follows the counter read under the lock; the entry is sent with the
+            // next statement, and the counter written back at the commit.
+            let number = locked!.takeSequence()
+            queueEntry(change, sequence: number)
+            noteLoggedChange()
+            return number
+        }
+        // Outside a transaction that holds the lock: one round trip takes the next number and
+        // logs the change under it.
         let sequence = try first(
             """
             WITH next AS (UPDATE server_counters SET value = value + 1 WHERE name = ? RETURNING value)
@@ -27,6 +35,8 @@ extension PostgresServerStore {
         case .channels: ("AND kind = ?", [.text(SocialRecordKind.channel.rawValue)])
         case .messages(let channelId): ("AND scope = ?", [.text(ChangeRecord.messageScope(channelId))])
         }
+        // Holding the lock, no entry comes after the counter (this transaction's own included).
+        if let locked, sequence >= locked.changeLog { return [] }
         return try run(
             "SELECT sequence, kind, recordId, isRemoval, isCreation, channelId FROM server_changelog WHERE sequence > ? \(filter.sql) ORDER BY sequence LIMIT ?",
             [.integer(sequence)] + filter.bindings + [.int(limit)]
@@ -52,6 +62,7 @@ extension PostgresServerStore {
     }
 
     public func latestSequence() throws -> Int64 {
+        if let locked { return locked.changeLog }
         // The counter moves in the transactions that log, so its committed value is the last
         // committed number (and, in a writing transaction, that transaction's own last).
         guard case .integer(let value) = try first(
@@ -62,6 +73,7 @@ extension PostgresServerStore {
     }
 
     public func nextTimestamp(clockTime: Double) throws -> Double {
+        if locked != nil { return locked!.nextTimestamp(clockTime: clockTime) }
         guard case .real(let next) = try first(
             """
             INSERT INTO server_clock (id, lastTimestamp) VALUES (1, ?) ON CONFLICT (id) DO UPDATE
@@ -74,6 +86,7 @@ extension PostgresServerStore {
     }
 
     public func reserveTimestamps(through timestamp: Double) throws {
+        if locked != nil { return locked!.reserveTimestamps(through: timestamp) }
         try run(
             """
             INSERT INTO server_clock (id, lastTimestamp) VALUES (1, ?) ON CONFLICT (id) DO UPDATE
@@ -82,10 +95,12 @@ extension PostgresServerStore {
     }
 
     public func hasCounter(_ name: String) throws -> Bool {
-        try first("SELECT 1 FROM server_counters WHERE name = ?", [.text(name)]) != nil
+        if let locked { return locked.hasCounter(name) }
+        return try first("SELECT 1 FROM server_counters WHERE name = ?", [.text(name)]) != nil
     }
 
     public func nextCounter(_ name: String) throws -> Int {
+        if locked != nil { return Int(locked!.nextCounter(name)) }
         guard case .integer(let value) = try first(
             """
             INSERT INTO server_counters (name, value) VALUES (?, 1) ON CONFLICT (name) DO UPDATE
@@ -107,8 +122,8 @@ extension PostgresServerStore {
     public func storeIdempotentAnswer(
         _ answer: [UInt8], key: String, userId: String, at time: Double, keepingAfter oldest: Double
     ) throws {
-        try run("DELETE FROM server_idempotency WHERE storedAt <= ?", [.real(oldest)])
-        try run(
+        try write("DELETE FROM server_idempotency WHERE storedAt <= ?", [.real(oldest)])
+        try write(
             "INSERT INTO server_idempotency (userId, requestKey, answer, storedAt) VALUES (?, ?, ?, ?)",
             [.text(userId), .text(key), .blob(answer), .real(time)])
     }

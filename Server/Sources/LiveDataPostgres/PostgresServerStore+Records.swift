@@ -12,11 +12,11 @@ extension PostgresServerStore {
     }
 
     public func upsert<Record: CacheRecord>(_ record: Record) throws {
-        try run(PostgresDialect.upsert(Record.table), record.columnValues)
+        try write(PostgresDialect.upsert(Record.table), record.columnValues)
     }
 
     public func remove(_ key: SocialRecordKey) throws {
-        try run("DELETE FROM \(key.kind.table.name) WHERE id = ?", [.text(key.id)])
+        try write("DELETE FROM \(key.kind.table.name) WHERE id = ?", [.text(key.id)])
     }
 
     public func records<Record: CacheRecord>(

@@ -5,6 +5,7 @@ import Logging
 import NIOCore
 import NIOPosix
 import PostgresNIO
+import Synchronization
 
 /// LiveSocialServer's ``ServerStore`` on a PostgreSQL database that several server instances share.
 ///
@@ -17,6 +18,12 @@ import PostgresNIO
 ///   (`SELECT … FOR UPDATE`), so writers of every instance take turns, as SQLite's write lock
 ///   makes them, and sequence numbers are gapless in commit order: number `n + 1` is taken only
 ///   after the transaction of `n` has committed (or rolled back, giving `n` back).
+/// - Round trips: holding the lock, a write transaction reads the counters and the clock once
+///   (see ``LockedWrite``) and takes sequence numbers, ids and timestamps from them; its
+///   writes, whose answers nobody waits for, go with its next read or its `COMMIT`, in one trip
+///   (postgres-nio sends queued statements in order without this thread waiting between them).
+///   A keyed message send is 9 trips (was 22 statements, each a trip of its own); a read
+///   transaction's `COMMIT` goes unwaited, with the next trip waiting for it.
 /// - Notifications: a transaction that logged changes sends `pg_notify` on
 ///   ``notificationChannel`` before its `COMMIT`, so the notice goes out if and only if it commits.
 ///   ``PostgresChangeListener`` hears them for an instance.
@@ -26,8 +33,9 @@ import PostgresNIO
 ///   ``PostgresStoreError/isConnectionLoss(_:sqlState:)``) and, like any failed write, stores
 ///   nothing, or its outcome is unknown when the loss hit its `COMMIT`.
 public final class PostgresServerStore: ServerStore, @unchecked Sendable {
-    // @unchecked Sendable: every member below is used on `thread`'s one thread only: the
-    // server's isolation runs there, and `open` creates the store there (checked by `onThread()`).
+    // @unchecked Sendable: every member below is used on `thread`'s one thread only (the
+    // server's isolation runs there, and `open` creates the store there; checked by
+    // `onThread()`), but `ownSequence`, a Mutex.
     /// The thread the store, and the server's isolation, run on.
     public let thread: ThreadExecutor
     /// The channel `pg_notify` announces committed changes on, with the last sequence number as payload.
@@ -40,6 +48,18 @@ public final class PostgresServerStore: ServerStore, @unchecked Sendable {
     private var connectionCount = 0
     private var depth = 0
     private var loggedChanges = false
+    /// Statements whose answers nobody waits for, sent before the next statement that is run.
+    private var deferred: [PostgresQuery] = []
+    /// Statements sent that nobody waited for (a read's `COMMIT`): the next trip waits for them too.
+    private var unconfirmed: [EventLoopFuture<PostgresQueryResult>] = []
+    /// Change-log entries to insert, as their columns' values, sent (as one statement) with the deferred statements.
+    private var deferredEntries: [SQLiteValue] = []
+    /// Each statement's SQL with numbered placeholders, by its SQL with `?`.
+    private var numberedStatements: [String: String] = [:]
+    /// The open write transaction's counters and clock, read once it took the change log's lock.
+    var locked: LockedWrite?
+    /// See ``lastOwnSequence``.
+    private let ownSequence = Mutex<Int64>(0)
     /// Turns a row's values into a `SQLiteRow` for `CacheRecord.init(row:)`: `SELECT ?, ?, …`.
     private let decoder: SQLiteConnection
     private var decoderStatements: [Int: String] = [:]
@@ -80,6 +100,14 @@ public final class PostgresServerStore: ServerStore, @unchecked Sendable {
             database: location.database, tls: .disable)
     }
 
+    /// The change log's counter as the last write transaction of this store that took the
+    /// change log's lock committed it (0 before the first); readable from any thread.
+    ///
+    /// Such a transaction read every entry committed before it took the lock, and logged its
+    /// own after them: a server on this store (`EmbeddedServer`) publishes all of them once it
+    /// commits, so ``PostgresChangeListener`` has nothing to read for a notice up to it.
+    public var lastOwnSequence: Int64 { ownSequence.withLock { $0 } }
+
     /// The store's thread, where the server's isolation and every statement run.
     public var executor: UnownedSerialExecutor { thread.asUnownedSerialExecutor() }
 
@@ -118,6 +146,7 @@ public final class PostgresServerStore: ServerStore, @unchecked Sendable {
                 on: eventLoopGroup.next(), configuration: configuration, id: connectionCount, logger: logger
             ).wait()
             connection = made
+            unconfirmed.removeAll()  // the lost connection's
             return made
         } catch {
             // Refused or reset while PostgreSQL restarts; a wrong password or database is not a loss.
@@ -125,15 +154,79 @@ public final class PostgresServerStore: ServerStore, @unchecked Sendable {
         }
     }
 
-    /// Runs one statement (`?` placeholders) and returns its rows.
+    /// Runs one statement (`?` placeholders) and returns its rows; the writes waiting to be sent
+    /// (see ``queue(_:_:)``) go first, in the same trip to the database.
     @discardableResult
     func run(_ sql: String, _ values: [SQLiteValue] = []) throws -> [PostgresRow] {
+        try send([query(sql, values)])[0]
+    }
+
+    /// Queues a statement whose answer nobody needs (a write, `BEGIN`): it is sent before the
+    /// next statement that is run, in the same trip, and its failure is that statement's.
+    func queue(_ sql: String, _ values: [SQLiteValue] = []) {
         onThread()
-        let query = PostgresQuery(unsafeSQL: PostgresDialect.numbered(sql).sql, binds: PostgresValues.bindings(values))
+        deferred.append(query(sql, values))
+    }
+
+    /// Queues a change-log entry (see ``queue(_:_:)``): the entries of a trip go as one `INSERT`.
+    func queueEntry(_ change: ChangeRecord, sequence: Int64) {
+        onThread()
+        deferredEntries += [
+            .integer(sequence), .text(change.key.kind.rawValue), .text(change.key.id), .bool(change.isRemoval),
+            .optional(change.scope), .bool(change.isCreation), .optional(change.channelId),
+        ]
+    }
+
+    /// Runs a statement whose answer nobody needs: in a transaction, queued (see
+    /// ``queue(_:_:)``), so that it goes with the next statement or the commit; outside one, now.
+    func write(_ sql: String, _ values: [SQLiteValue] = []) throws {
+        guard depth > 0 else {
+            try run(sql, values)
+            return
+        }
+        queue(sql, values)
+        // A long run of writes (a bulk insert) goes in trips of a bounded size.
+        if deferred.count >= Self.tripSize { try send([]) }
+    }
+
+    /// How many statements or change-log entries a trip sends at most without a reason to wait.
+    static let tripSize = 256
+
+    /// A statement with its `?` placeholders numbered for PostgreSQL.
+    private func query(_ sql: String, _ values: [SQLiteValue]) -> PostgresQuery {
+        let numbered = numberedStatements[sql] ?? {
+            let numbered = PostgresDialect.numbered(sql).sql
+            if numberedStatements.count >= 512 { numberedStatements.removeAll() }
+            numberedStatements[sql] = numbered
+            return numbered
+        }()
+        return PostgresQuery(unsafeSQL: numbered, binds: PostgresValues.bindings(values))
+    }
+
+    /// Sends the deferred statements and `queries` at once (postgres-nio runs them in order on
+    /// the connection, with no wait on this thread between them) and returns the rows of each of
+    /// `queries`. The first failure is thrown; PostgreSQL refuses the rest of an aborted transaction.
+    @discardableResult
+    private func send(_ queries: [PostgresQuery]) throws -> [[PostgresRow]] {
+        onThread()
+        var batch = deferred
+        deferred.removeAll()
+        // In statements of at most `tripSize` entries: PostgreSQL takes up to 65,535 bindings.
+        for start in stride(from: 0, to: deferredEntries.count, by: 7 * Self.tripSize) {
+            let values = Array(deferredEntries[start..<min(start + 7 * Self.tripSize, deferredEntries.count)])
+            let rows = Array(repeating: "(?, ?, ?, ?, ?, ?, ?)", count: values.count / 7).joined(separator: ", ")
+            batch.append(query(
+                "INSERT INTO server_changelog (sequence, kind, recordId, isRemoval, scope, isCreation, channelId) VALUES \(rows)",
+                values))
+        }
+        deferredEntries.removeAll()
+        batch += queries
         let connection = try connected()
-        do {
-            return try connection.query(query, logger: logger).wait().rows
-        } catch {
+        let futures = unconfirmed + batch.map { connection.query($0, logger: logger) }
+        unconfirmed.removeAll()
+        let results = try EventLoopFuture.whenAllComplete(futures, on: connection.eventLoop).wait()
+        for result in results {
+            guard case .failure(let error) = result else { continue }
             // Classified by postgres-nio's error code and the server's SQLSTATE, not by its text.
             let failure = PostgresStoreError(error, connectionClosed: connection.isClosed)
             if case .connectionLost = failure {
@@ -144,6 +237,9 @@ public final class PostgresServerStore: ServerStore, @unchecked Sendable {
                 _ = try? closing.wait()
             }
             throw failure
+        }
+        return results.suffix(queries.count).map { result in
+            if case .success(let answer) = result { answer.rows } else { [] }
         }
     }
 
@@ -178,40 +274,84 @@ public final class PostgresServerStore: ServerStore, @unchecked Sendable {
     }
 
     private func outermostTransaction<T>(lockingChangeLog: Bool, _ body: () throws -> T) throws -> T {
-        try run("BEGIN")
+        // Connected before the transaction begins; a connection lost after this fails it.
+        _ = try connected()
+        queue("BEGIN")
         depth = 1
         loggedChanges = false
         do {
-            if lockingChangeLog {
-                try run("SELECT value FROM server_counters WHERE name = ? FOR UPDATE", [.text(PostgresDialect.changeLogCounter)])
-            }
+            if lockingChangeLog { try lockChangeLog() }
             let result = try body()
-            if loggedChanges {
-                try run("SELECT pg_notify(?, value::text) FROM server_counters WHERE name = ?",
-                        [.text(Self.notificationChannel), .text(PostgresDialect.changeLogCounter)])
-            }
-            try run("COMMIT")
-            depth = 0
+            try commit()
             return result
         } catch {
-            if let connection, !connection.isClosed {
-                _ = try? connection.query("ROLLBACK", logger: logger).wait()
-            }
-            depth = 0
+            rollBack()
             throw error
         }
     }
 
+    /// Takes the change log's counter row, on which the writers of every instance take turns,
+    /// then reads the counters and the clock (statements that begin once the lock is held, so
+    /// they see what the writer before committed), in one trip with the `BEGIN`.
+    private func lockChangeLog() throws {
+        let answers = try send([
+            query(LockedWrite.lockStatement, [.text(PostgresDialect.changeLogCounter)]),
+            query(LockedWrite.readStatement, []),
+        ])
+        locked = try LockedWrite(lockRows: answers[0], readRows: answers[1])
+    }
+
+    /// Sends the deferred writes, the counters and the clock written back, the notice of the
+    /// logged changes (so that it goes out if and only if they commit) and `COMMIT`, in one trip.
+    private func commit() throws {
+        var statements: [PostgresQuery] = []
+        if let locked {
+            let notice = loggedChanges ? (Self.notificationChannel, String(locked.changeLog)) : nil
+            if let writeBack = locked.writeBack(notifying: notice) {
+                statements.append(query(writeBack.sql, writeBack.values))
+            }
+        } else if loggedChanges {
+            statements.append(query(
+                "SELECT pg_notify(?, value::text) FROM server_counters WHERE name = ?",
+                [.text(Self.notificationChannel), .text(PostgresDialect.changeLogCounter)]))
+        }
+        statements.append(query("COMMIT", []))
+        try send(statements)
+        if let committed = locked?.changeLog {
+            ownSequence.withLock { $0 = max($0, committed) }
+        }
+        locked = nil
+        depth = 0
+    }
+
+    /// Forgets what the transaction had yet to send, and rolls it back.
+    private func rollBack() {
+        unconfirmed.removeAll()
+        deferred.removeAll()
+        deferredEntries.removeAll()
+        locked = nil
+        if let connection, !connection.isClosed {
+            _ = try? connection.query("ROLLBACK", logger: logger).wait()
+        }
+        depth = 0
+    }
+
     private func savepoint<T>(_ body: () throws -> T) throws -> T {
         let name = "s\(depth)"
+        // Sent now, with what was deferred before it: a rollback to it drops only later statements.
         try run("SAVEPOINT \(name)")
+        let (lockedBefore, loggedBefore) = (locked, loggedChanges)
         depth += 1
         defer { depth -= 1 }
         do {
             let result = try body()
+            // Sent now: a deferred write of `body` that fails rolls back to the savepoint.
             try run("RELEASE SAVEPOINT \(name)")
             return result
         } catch {
+            deferred.removeAll()
+            deferredEntries.removeAll()
+            (locked, loggedChanges) = (lockedBefore, loggedBefore)
             _ = try? run("ROLLBACK TO SAVEPOINT \(name)")
             throw error
         }
@@ -223,18 +363,20 @@ public final class PostgresServerStore: ServerStore, @unchecked Sendable {
     }
 
     private func outermostReadTransaction<T>(_ body: () throws -> T) throws -> T {
-        try run("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+        _ = try connected()
+        queue("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
         depth = 1
         do {
             let result = try body()
-            try run("COMMIT")
+            // Nothing to keep and the result is read: the next trip waits for it (failing if it failed).
+            queue("COMMIT")
+            let connection = try connected()
+            unconfirmed += deferred.map { connection.query($0, logger: logger) }
+            deferred.removeAll()
             depth = 0
             return result
         } catch {
-            if let connection, !connection.isClosed {
-                _ = try? connection.query("ROLLBACK", logger: logger).wait()
-            }
-            depth = 0
+            rollBack()
             throw error
         }
     }

@@ -152,8 +152,8 @@ public final class LiveDataServer: Sendable {
         let streams = self.streams
         // On PostgreSQL: one listening connection hands this instance's clients every instance's changes.
         let listener = configuration.postgres.map { location in
-            let server = socialServer
-            return Task { await PostgresChangeListener(server: server, location: location).run() }
+            let (server, store) = (socialServer, postgresStore)
+            return Task { await PostgresChangeListener(server: server, location: location, store: store).run() }
         }
         defer { listener?.cancel() }
         // In a task of its own, so that the caller's cancellation reaches it only as a graceful shutdown.
