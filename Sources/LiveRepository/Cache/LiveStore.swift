@@ -256,7 +256,8 @@ public final class LiveStore: @unchecked Sendable {
             }
         }
         if failure == nil { changeLog?.didCommit() }
-        defer { if failure == nil, !transaction.change.isEmpty { announceCommit() } }
+        // Other processes are woken first, before this commit's own delivery is made ready.
+        if failure == nil, !transaction.change.isEmpty { announceCommit() }
         var change = external.merging(failure == nil ? transaction.change : [:]) { $0.union($1) }
         if let failure, let rebuilt = recoverIfDamaged(failure) { (change, external) = (rebuilt, rebuilt) }
         let notes = failure == nil ? noted.compactMap { outcomes[$0.index] == nil ? $0.note : nil } : []
