@@ -38,14 +38,29 @@ public final class SQLiteConnection {
     ///   - location: the database to open: a private in-memory one, or a file.
     ///   - readOnly: open an existing file for reading only.
     /// - Throws: ``SQLiteError`` if the file cannot be opened or is not a database.
-    public init(location: Location, readOnly: Bool = false) throws {
-        self.location = location
+    public convenience init(location: Location, readOnly: Bool = false) throws {
         let path: String
         switch location {
         case .inMemory: path = ":memory:"
         case .file(let url): path = url.path
         }
-        var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
+        try self.init(location: location, path: path, flags: 0, readOnly: readOnly)
+    }
+
+    /// Opens the database in memory called `name`, which every connection of this process that
+    /// opens that name shares, creating it if no connection has it open; it is gone when the last
+    /// one closes. Through SQLite's `memdb` VFS (SQLite 3.36 or later).
+    ///
+    /// Such a database has no write-ahead log: while one connection's write transaction runs,
+    /// the others' reads wait for its end (up to the busy timeout, 5 s), then see its commit.
+    convenience init(sharedMemoryNamed name: String, readOnly: Bool = false) throws {
+        precondition(!name.contains("?") && !name.contains("#"), "a shared memory name is part of a URI")
+        try self.init(location: .inMemory, path: "file:/\(name)?vfs=memdb", flags: SQLITE_OPEN_URI, readOnly: readOnly)
+    }
+
+    private init(location: Location, path: String, flags extraFlags: Int32, readOnly: Bool) throws {
+        self.location = location
+        var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE | extraFlags
         flags |= readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
         var database: OpaquePointer?
         let code = sqlite3_open_v2(path, &database, flags, nil)
