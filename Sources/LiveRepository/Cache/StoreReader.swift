@@ -47,7 +47,7 @@ final class StoreReader: @unchecked Sendable {
             return connection
         case .memory(let name):
             // Busy whenever a write transaction runs: the read waits for its commit, as long as
-            // the writer waits for a lock (5 s), since failing would leave a row undecoded.
+            // the writer waits for a lock (about 5 s), since failing would leave a row undecoded.
             return try SQLiteConnection(sharedMemoryNamed: name, readOnly: true)
         }
     }
