@@ -154,6 +154,24 @@ import Testing
         #expect(state.connected() == .catchUp(since: 100))
     }
 
+    @Test func aCatchUpThatFailsWhileConnectedIsRetriedAfterAWaitUntilTheConnectionDrops() {
+        var state = Self.listing(through: 100)
+        #expect(state.connected() == .catchUp(since: 100))
+        #expect(state.catchUpFailed(connected: true) == .retryCatchUpLater)
+        #expect(state.retryDue() == .catchUp(since: 100))
+        #expect(state.catchUpFailed(connected: false) == .none, "known offline: the connection's return tries again")
+        #expect(state.retryDue() == .none)
+        #expect(state.connected() == .catchUp(since: 100))
+        #expect(state.catchUpFailed(connected: true) == .retryCatchUpLater)
+        #expect(state.disconnected() == .stopRetrying)
+        #expect(state.disconnected() == .none)
+        #expect(state.retryDue() == .none)
+        #expect(state.connected() == .catchUp(since: 100))
+        #expect(state.catchUpFailed(connected: true) == .retryCatchUpLater)
+        _ = state.dispose()
+        #expect(state.retryDue() == .none)
+    }
+
     @Test func aCatchUpThatEndsAfterDisposalIsAbandonedAndNoConnectionStartsAnother() {
         var state = Self.listing(through: 100)
         #expect(state.connected() == .catchUp(since: 100))

@@ -120,6 +120,43 @@ struct ChannelCollectionTests {
         #expect(collection.channels.map(\.id) == (try await fixture.server.records(.channels())).map(\.id))
     }
 
+    @Test func aCatchUpTheServerFailsIsRetriedAfterAWaitWhileTheConnectionStaysUp() async throws {
+        let fixture = try await ClientFixture(realtime: false)
+        let clock = ManualClock()
+        let (api, client) = try await retryingClient(of: fixture.server, clock: clock)
+        let collection = client.createChannelCollection()
+        try await collection.loadMore()
+        let quiet = try #require(collection.channels.last)
+        api.send(.disconnected)
+        try await waitUntilHolds { !client.isConnected }
+        _ = try await fixture.server.perform(.sendText("while away", channelId: quiet.id, clientRequestId: "w1"), as: "alan")
+
+        // The server fails the collection's change log; the event stream stays up.
+        api.failNextCollectionLogs(1)
+        api.send(.connected)
+        try await waitUntilHolds { clock.sleeperCount == 1 }
+        clock.advance(by: .milliseconds(499))
+        try await settle(client)
+        #expect(api.collectionLogRequests == 1, "the retry waits half a second")
+        #expect(collection.channels.first?.lastMessageText != "while away")
+        clock.advance(by: .milliseconds(1))
+        try await waitUntilHolds { collection.channels.first?.lastMessageText == "while away" }
+        #expect(collection.channels.first?.id == quiet.id)
+        #expect(api.collectionLogRequests == 2)
+        try await settle(client)
+        #expect(clock.sleeperCount == 0)
+
+        // Disposing ends a wait under way.
+        api.send(.disconnected)
+        try await waitUntilHolds { !client.isConnected }
+        api.failNextCollectionLogs(1)
+        api.send(.connected)
+        try await waitUntilHolds { clock.sleeperCount == 1 }
+        collection.dispose()
+        try await waitUntilHolds { clock.sleeperCount == 0 }
+        #expect(api.collectionLogRequests == 3)
+    }
+
     @Test func aServerFailureKeepsTheCachedPage() async throws {
         let fixture = try await ClientFixture()
         try await fixture.client.createChannelCollection().loadMore()

@@ -133,6 +133,35 @@ import Testing
         #expect(state.phase == .running)
     }
 
+    @Test func aCatchUpThatFailsWhileConnectedIsRetriedAfterAWaitUntilTheConnectionDrops() {
+        var state = Self.running(through: 10)
+        state.disconnected()
+        _ = state.connected()
+        #expect(state.catchUpFailed(connected: true) == .retryCatchUpLater)
+        #expect(state.retryDue() == .catchUp(since: 10))
+        #expect(state.catchUpFailed(connected: false) == .none, "known offline: the connection's return tries again")
+        #expect(state.retryDue() == .none)
+        #expect(state.connected() == .catchUp(since: 10))
+        #expect(state.catchUpFailed(connected: true) == .retryCatchUpLater)
+        #expect(state.disconnected() == .stopRetrying)
+        #expect(state.retryDue() == .none)
+        // A side that came from the cache during the wait makes the retry a load from the server.
+        _ = state.connected()
+        #expect(state.catchUpFailed(connected: true) == .retryCatchUpLater)
+        #expect(state.pageRequested(.older) == .loadPage(.older))
+        state.pageReadFromCache(.older, through: Self.position(5))
+        state.pageEnded(.older)
+        #expect(state.retryDue() == .reload)
+        // Neither a stale nor a disposed collection waits.
+        var stale = Self.running(through: 10)
+        _ = stale.connected()
+        stale.hugeGapFound()
+        #expect(stale.catchUpFailed(connected: true) == .none)
+        _ = state.dispose()
+        #expect(state.catchUpFailed(connected: true) == .none)
+        #expect(state.retryDue() == .none)
+    }
+
     @Test func anotherConnectionsCommitIsReadAndARecoveryReloadsOnceConnected() {
         var state = MessageCollectionState()
         #expect(state.externalCommit(rebuilt: false, connected: true) == .none)

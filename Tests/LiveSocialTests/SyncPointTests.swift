@@ -75,4 +75,31 @@ import Testing
         idle.catchUpFailed()
         #expect(idle.phase == .synced(point: 5, live: true))
     }
+
+    @Test func aCatchUpThatFailsWhileConnectedWaitsForARetryThatTheConnectionCanOvertake() {
+        var sync = SyncPoint()
+        sync.serverAnswered(through: 10, connected: true)
+        sync.disconnected()
+        _ = sync.connected()
+        #expect(sync.catchUpFailed(retrying: true) == .retryLater)
+        #expect(sync.phase == .waitingToRetry(point: 10))
+        #expect(!sync.isCatchingUp)
+        // Events during the wait do not move the point: the log may hold older changes.
+        sync.changeCommitted(sequence: 11)
+        #expect(sync.point == 10)
+        #expect(sync.retryDue() == .catchUp(since: 10))
+        #expect(sync.retryDue() == .none, "a catch-up runs")
+        // A dropped connection ends the wait: the next connection catches up, not a late retry.
+        #expect(sync.catchUpFailed(retrying: true) == .retryLater)
+        #expect(sync.disconnected() == .stopRetrying)
+        #expect(sync.phase == .synced(point: 10, live: false))
+        #expect(sync.retryDue() == .none)
+        #expect(sync.connected() == .catchUp(since: 10))
+        // A connection that comes during the wait catches up at once; the wait's end then does nothing.
+        #expect(sync.catchUpFailed(retrying: true) == .retryLater)
+        #expect(sync.connected() == .catchUp(since: 10))
+        sync.catchUpFinished(through: 20, connected: true)
+        #expect(sync.retryDue() == .none)
+        #expect(sync.phase == .synced(point: 20, live: true))
+    }
 }

@@ -3,11 +3,19 @@ import Foundation
 
 /// Opening a cache file, and replacing a damaged one (see ``LiveStore/recovery``).
 extension LiveStore {
-    static func open(_ location: SQLiteConnection.Location, migrator: SQLiteMigrator) throws -> SQLiteConnection {
-        if case .file(let url) = location {
+    /// Opens and migrates the writing connection of the cache at `location`; in memory, the
+    /// database shared by `memoryName` (see ``reader``).
+    static func open(
+        _ location: SQLiteConnection.Location, memoryName: String, migrator: SQLiteMigrator
+    ) throws -> SQLiteConnection {
+        let connection: SQLiteConnection
+        switch location {
+        case .file(let url):
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            connection = try SQLiteConnection(location: location)
+        case .inMemory:
+            connection = try SQLiteConnection(sharedMemoryNamed: memoryName)
         }
-        let connection = try SQLiteConnection(location: location)
         // Reading the schema touches the first pages: a damaged file usually fails here.
         _ = try connection.query("SELECT name FROM sqlite_schema") { $0.string(0) }
         try migrator.migrate(connection)
@@ -19,9 +27,9 @@ extension LiveStore {
     /// (its table and `sqlite_sequence`) may be what finds a damaged file, which is then
     /// recovered like any damage found when opening.
     static func openWithLog(
-        _ location: SQLiteConnection.Location, migrator: SQLiteMigrator
+        _ location: SQLiteConnection.Location, memoryName: String, migrator: SQLiteMigrator
     ) throws -> (SQLiteConnection, StoreChangeLog?) {
-        let connection = try open(location, migrator: migrator)
+        let connection = try open(location, memoryName: memoryName, migrator: migrator)
         guard case .file = location else { return (connection, nil) }
         do {
             return (connection, try StoreChangeLog(connection: connection))
@@ -87,7 +95,7 @@ extension LiveStore {
             return nil
         }
         do {
-            connection = try Self.open(location, migrator: migrator)
+            connection = try Self.open(location, memoryName: memoryName, migrator: migrator)
             lock.withLock { lastRecovery = CacheRecovery(error: error, movedTo: movedTo) }
         } catch {
             // No new cache could be made (a full disk): put the damaged file back and use it
@@ -96,7 +104,7 @@ extension LiveStore {
             if let reopened = try? SQLiteConnection(location: location) { connection = reopened }
             return nil
         }
-        reader?.reopen()
+        reader.reopen()
         try? changeLog?.reset(connection: connection)
         let tables = (try? StoreChangeLog.everyTable(connection)) ?? [:]
         return tables.mapValues { _ in TableChange(isWholeTable: true, isRebuilt: true) }

@@ -11,10 +11,12 @@ import LiveData
 /// each commit, the live objects and collections that show a touched row are told, on the main
 /// actor; nothing is told about a rolled-back change.
 ///
-/// A file cache also has a second connection that only reads: a live collection reads the rows
-/// it has not decoded yet through it, so the main actor never waits behind a write (the file is
-/// in WAL mode, where a reader sees the last commit while a writer writes). An in-memory cache
-/// (for tests and previews) has one connection, and such reads wait for the store's queue.
+/// The cache also has a second connection that only reads: a live collection reads the rows it
+/// has not decoded yet through it, so the main actor never waits for the store's queue. A file is
+/// in WAL mode, where a reader sees the last commit while a writer writes. An in-memory cache
+/// (for tests and previews) is one database in memory that both connections open by a name of
+/// its own; it has no WAL, so such a read that comes during a write transaction waits for its
+/// commit, and sees it.
 ///
 /// Several stores may open one file, in one process or in several (an app and its extensions
 /// in an App Group): each notices the others' commits, through a change log kept in the file,
@@ -32,8 +34,8 @@ import LiveData
 public final class LiveStore: @unchecked Sendable {
     // `@unchecked Sendable`: `connection`, `migrator`, `changeLog` and `inBurst` are used only
     // on `queue`; `lock` guards `pending`, `drainScheduled` and `lastRecovery`; `hub` is
-    // isolated to the main actor; `reader` is immutable and confines its connection to its own
-    // queue; `subscription` is set once in `init` and only read after; `lock` also guards
+    // isolated to the main actor; `reader` and `memoryName` are immutable, and the reader confines
+    // its connection to its own queue; `subscription` is set once in `init` and only read after; `lock` also guards
     // `checkScheduled`.
 
     /// Where the cache lives.
@@ -45,8 +47,11 @@ public final class LiveStore: @unchecked Sendable {
     let hub = ChangeHub()
     /// The writing connection; used only on `queue`.
     var connection: SQLiteConnection
-    /// The reading connection of a file cache; nil in memory.
-    let reader: StoreReader?
+    /// The reading connection.
+    let reader: StoreReader
+    /// The name by which the writer and the reader share an in-memory cache's database, unique to
+    /// the store (unused for a file).
+    let memoryName: String
     let migrator: SQLiteMigrator
     let lock = NSLock()
     private var pending: [PendingWrite] = []
@@ -108,8 +113,10 @@ public final class LiveStore: @unchecked Sendable {
         self.location = location
         self.migrator = SQLiteMigrator(migrations)
         self.externalChanges = externalChanges
+        let memoryName = "livedata-\(UUID().uuidString)"
+        self.memoryName = memoryName
         do {
-            (connection, changeLog) = try Self.openWithLog(location, migrator: migrator)
+            (connection, changeLog) = try Self.openWithLog(location, memoryName: memoryName, migrator: migrator)
             recovery = nil
         } catch {
             guard case .file(let url) = location, Self.isRecoverable(error) else { throw error }
@@ -120,7 +127,7 @@ public final class LiveStore: @unchecked Sendable {
                 throw CacheRecoveryFailure(file: url, damage: error, cause: cause)
             }
             do {
-                (connection, changeLog) = try Self.openWithLog(location, migrator: migrator)
+                (connection, changeLog) = try Self.openWithLog(location, memoryName: memoryName, migrator: migrator)
             } catch {
                 // No new cache could be made (a full disk): the damaged file goes back in place.
                 Self.putBack(movedTo, at: url)
@@ -129,11 +136,9 @@ public final class LiveStore: @unchecked Sendable {
             recovery = CacheRecovery(error: error, movedTo: movedTo)
         }
         lastRecovery = recovery
-        // Without a reader (it could not open), reads wait for the queue as in memory.
-        if case .file(let url) = location {
-            reader = try? StoreReader(url: url)
-        } else {
-            reader = nil
+        switch location {
+        case .file(let url): reader = StoreReader(.file(url))
+        case .inMemory: reader = StoreReader(.memory(name: memoryName))
         }
         subscription = startWatching()
     }
@@ -300,13 +305,12 @@ public final class LiveStore: @unchecked Sendable {
         }
     }
 
-    /// Runs `body` on the caller's thread, for small reads the main actor cannot defer (a
-    /// collection row that is not decoded yet). With a reader it never waits for a write; in
-    /// memory it waits for the queue.
+    /// Runs `body` on the caller's thread on the reader, for small reads the main actor cannot
+    /// defer (a collection row that is not decoded yet). It never waits for the store's queue;
+    /// in memory, a write transaction under way makes it wait for the commit (see ``LiveStore``).
     ///
     /// A damaged file is confirmed and recovered on the queue, as for the store's own reads.
     func readNow<T: Sendable>(_ body: @escaping @Sendable (SQLiteConnection) throws -> T) throws -> T {
-        guard let reader else { return try queue.sync { try readOnQueue(body) } }
         do {
             return try reader.read(body)
         } catch {
@@ -315,13 +319,12 @@ public final class LiveStore: @unchecked Sendable {
         }
     }
 
-    /// Runs `body` beside the writes (on the reader; in memory, on the queue), then `completion`
-    /// on the main actor with its result.
+    /// Runs `body` beside the writes, on the reader, then `completion` on the main actor with its
+    /// result.
     func readBeside<T: Sendable>(
         _ body: @escaping @Sendable (SQLiteConnection) throws -> T,
         completion: @escaping @MainActor @Sendable (Result<T, any Error>) -> Void
     ) {
-        guard let reader else { return read(body, completion: completion) }
         reader.read(body) { [self] result in
             if case .failure(let error) = result { confirmDamage(error, running: body) }
             completion(result)
@@ -373,7 +376,7 @@ public final class LiveStore: @unchecked Sendable {
                 // The reader first: the writer, closing last, checkpoints and deletes the WAL (a
                 // reader cannot), so the file alone holds every commit, even for someone who
                 // copies it or deletes its -wal once the app is done.
-                self.reader?.close()
+                self.reader.close()
                 self.connection.close()
                 continuation.resume()
             }

@@ -38,14 +38,32 @@ public final class SQLiteConnection {
     ///   - location: the database to open: a private in-memory one, or a file.
     ///   - readOnly: open an existing file for reading only.
     /// - Throws: ``SQLiteError`` if the file cannot be opened or is not a database.
-    public init(location: Location, readOnly: Bool = false) throws {
-        self.location = location
+    public convenience init(location: Location, readOnly: Bool = false) throws {
         let path: String
         switch location {
         case .inMemory: path = ":memory:"
         case .file(let url): path = url.path
         }
-        var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
+        try self.init(location: location, path: path, flags: 0, readOnly: readOnly, shared: false)
+    }
+
+    /// Opens the database in memory called `name`, which every connection of this process that
+    /// opens that name shares, creating it if no connection has it open; it is gone when the last
+    /// one closes. Through SQLite's `memdb` VFS (SQLite 3.36 or later).
+    ///
+    /// Such a database has no write-ahead log: while one connection's write transaction runs,
+    /// the others' reads wait for its end (up to 5 s), then see its commit, and its commit waits
+    /// for the reads under way. Such a wait looks again every 0.1 ms: SQLite's own busy handler
+    /// sleeps in steps that grow to 100 ms, which would hold a reader (the main actor, say) long
+    /// after the commit.
+    convenience init(sharedMemoryNamed name: String, readOnly: Bool = false) throws {
+        precondition(!name.contains("?") && !name.contains("#"), "a shared memory name is part of a URI")
+        try self.init(location: .inMemory, path: "file:/\(name)?vfs=memdb", flags: SQLITE_OPEN_URI, readOnly: readOnly, shared: true)
+    }
+
+    private init(location: Location, path: String, flags extraFlags: Int32, readOnly: Bool, shared: Bool) throws {
+        self.location = location
+        var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE | extraFlags
         flags |= readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
         var database: OpaquePointer?
         let code = sqlite3_open_v2(path, &database, flags, nil)
@@ -55,7 +73,16 @@ public final class SQLiteConnection {
             throw SQLiteError(code: code, message: message + " (\(path))", path: path)
         }
         handle = database
-        sqlite3_busy_timeout(database, 5_000)
+        if shared {
+            // Looks again every 0.1 ms, for up to about 5 s (`looks`: how many so far).
+            sqlite3_busy_handler(database, { _, looks in
+                guard looks < 50_000 else { return 0 }
+                usleep(100)
+                return 1
+            }, nil)
+        } else {
+            sqlite3_busy_timeout(database, 5_000)
+        }
         if case .file = location, !readOnly {
             // Reading the journal mode also proves the file is a database: a damaged header fails here.
             try retryingWhileBusy { _ = try query("PRAGMA journal_mode = WAL") { $0.string(0) } }

@@ -48,6 +48,9 @@ public final class ChannelCollection {
     private var arrivals: [String: Channel?] = [:]
     /// The catch-up under way, canceled by ``dispose()``.
     private var catchUpTask: Task<Void, Never>?
+    /// The waits before a catch-up the server failed is tried again, on the client's
+    /// ``SocialClient/retryPolicy`` (the state machine says when to wait and when to stop).
+    private let catchUpRetries = RetrySchedule()
 
     init(client: SocialClient, types: Set<ChannelType>?, pageSize: Int) {
         precondition(pageSize > 0, "a page holds at least one channel")
@@ -217,6 +220,7 @@ public final class ChannelCollection {
         client.store.removeCommitObserver(self)
         catchUpTask?.cancel()
         catchUpTask = nil
+        catchUpRetries.cancel()
         channels = []
         arrivals = [:]
     }
@@ -256,12 +260,31 @@ extension ChannelCollection: ChatConnectionListener {
     }
 
     func clientDidConnect() {
-        guard case .catchUp(let since) = state.connected() else { return }
-        catchUpTask = Task { [weak self] in _ = await self?.catchUp(since: since) }
+        perform(state.connected())
     }
 
     func clientDidDisconnect() {
-        state.disconnected()
+        perform(state.disconnected())
+    }
+
+    /// Runs what the state machine asks for when the connection comes back or goes, or a catch-up
+    /// failed: a catch-up, or the wait for its retry (see ``SocialClient/retryPolicy``), which a
+    /// catch-up or a dropped connection ends.
+    private func perform(_ action: ChannelCollectionState.Action) {
+        switch action {
+        case .catchUp(let since):
+            catchUpRetries.cancel()
+            catchUpTask = Task { [weak self] in _ = await self?.catchUp(since: since) }
+        case .retryCatchUpLater:
+            catchUpRetries.schedule(client.retryPolicy) { [weak self] in
+                guard let self else { return }
+                perform(state.retryDue())
+            }
+        case .stopRetrying:
+            catchUpRetries.cancel()
+        case .none, .refuse, .start, .readCachePage, .readServerPage, .apply, .readExternal, .commitCatchUp, .stop:
+            break
+        }
     }
 
     private func report(added: [Channel], updated: [Channel], deleted: [String], source: MessageEventSource) {
@@ -291,10 +314,13 @@ extension ChannelCollection: ChatConnectionListener {
             try await client.commit(log.change(source: .changelog))
         }
         if case .caughtUp(let through) = outcome {
+            catchUpRetries.reset()
             state.catchUpFinished(through: through, connected: client.isConnected)
         } else {
-            // The next reconnection tries again from the same point.
-            state.catchUpFailed()
+            // The next reconnection tries again from the same point, and so does a retry after a
+            // wait while the client is not known to be offline (the server failed, and the
+            // connection may stay up).
+            perform(state.catchUpFailed(connected: !client.isKnownOffline))
         }
     }
 

@@ -55,11 +55,16 @@ struct ChannelCollectionState: Equatable {
         case apply
         /// Read the channels another connection changed, then report ``externalRowsRead()``.
         case readExternal
-        /// Read the channels' change log after `since`, then report ``catchUpRead()``.
+        /// Read the channels' change log after `since`, then report ``catchUpRead()``. A wait for
+        /// a retry under way ends.
         case catchUp(since: Int64)
         /// Commit the change log read, then report ``catchUpFinished(through:connected:)`` or
-        /// ``catchUpFailed()``.
+        /// ``catchUpFailed(connected:)``.
         case commitCatchUp
+        /// Wait for the next retry of the client's ``RetryPolicy``, then report ``retryDue()``.
+        case retryCatchUpLater
+        /// End the wait for a retry of the catch-up, if one is under way.
+        case stopRetrying
         /// Stop following commits and the connection, and cancel the work under way.
         case stop
     }
@@ -156,9 +161,16 @@ struct ChannelCollectionState: Equatable {
         return .catchUp(since: since)
     }
 
-    /// The connection dropped.
-    mutating func disconnected() {
-        sync.disconnected()
+    /// The connection dropped: a failed catch-up waits for its return instead of a retry.
+    @discardableResult
+    mutating func disconnected() -> Action {
+        sync.disconnected() == .stopRetrying ? .stopRetrying : .none
+    }
+
+    /// The wait after a failed catch-up is over: catch up again from the same point.
+    mutating func retryDue() -> Action {
+        guard phase == .listing, case .catchUp(let since) = sync.retryDue() else { return .none }
+        return .catchUp(since: since)
     }
 
     /// The catch-up read the change log to its end: commit it, unless the collection was disposed
@@ -176,9 +188,12 @@ struct ChannelCollectionState: Equatable {
         sync.catchUpFinished(through: sequence, connected: connected)
     }
 
-    /// The catch-up failed: the next connection tries again from the same point.
-    mutating func catchUpFailed() {
-        sync.catchUpFailed()
+    /// The catch-up failed: the next connection tries again from the same point; so does a retry
+    /// after a wait when `connected` (the client is not known to be offline: a server failure
+    /// while the connection stays up, after which no reconnection may come).
+    @discardableResult
+    mutating func catchUpFailed(connected: Bool = false) -> Action {
+        sync.catchUpFailed(retrying: connected && phase == .listing) == .retryLater ? .retryCatchUpLater : .none
     }
 
     // MARK: Disposing

@@ -37,17 +37,30 @@ extension MessageCollection: ChatConnectionListener {
     }
 
     func clientDidDisconnect() {
-        state.disconnected()
+        perform(state.disconnected())
     }
 
-    /// Runs what the state machine asks for when the connection comes back: a load from the
-    /// server (the first answer is still owed, or a side came from the cache, which the change log
-    /// cannot correct) or a catch-up. The other actions are run where their input arrives, which
-    /// holds what they need (the change, the handlers, the page).
+    /// Runs what the state machine asks for when the connection comes back or goes, or a catch-up
+    /// failed: a load from the server (the first answer is still owed, or a side came from the
+    /// cache, which the change log cannot correct), a catch-up, or the wait for its retry (see
+    /// ``SocialClient/retryPolicy``), which a load, a catch-up or a dropped connection ends. The
+    /// other actions are run where their input arrives, which holds what they need (the change,
+    /// the handlers, the page).
     func perform(_ action: MessageCollectionState.Action) {
         switch action {
-        case .reload: run { await $0.loadFromServer(then: nil, reportingDifferences: true) }
-        case .catchUp(let since): run { await $0.catchUp(since: since) }
+        case .reload:
+            catchUpRetries.cancel()
+            run { await $0.loadFromServer(then: nil, reportingDifferences: true) }
+        case .catchUp(let since):
+            catchUpRetries.cancel()
+            run { await $0.catchUp(since: since) }
+        case .retryCatchUpLater:
+            catchUpRetries.schedule(client.retryPolicy) { [weak self] in
+                guard let self else { return }
+                perform(state.retryDue())
+            }
+        case .stopRetrying:
+            catchUpRetries.cancel()
         case .none, .refuse, .start, .loadPage, .apply, .readExternal, .stop: break
         }
     }
@@ -203,14 +216,17 @@ extension MessageCollection: ChatConnectionListener {
         switch outcome {
         case .caughtUp(let through):
             if isDisposed { return }
+            catchUpRetries.reset()
             state.catchUpFinished(through: through, connected: client.isConnected)
         case .hugeGap:
             state.hugeGapFound()
             emit(.hugeGapDetected)
             delegate?.didDetectHugeGap(self)
         case .failed:
-            // The next reconnection tries again from the same point.
-            state.catchUpFailed()
+            // The next reconnection tries again from the same point, and so does a retry after a
+            // wait while the client is not known to be offline (the server failed, and the
+            // connection may stay up).
+            perform(state.catchUpFailed(connected: !client.isKnownOffline))
         case .canceled:
             // Disposed: nothing more happens.
             break

@@ -68,6 +68,9 @@ public final class MessageCollection {
     var arrivals: [String: Message?] = [:]
     /// Running work, canceled by ``dispose()``.
     var tasks: [Int: Task<Void, Never>] = [:]
+    /// The waits before a catch-up the server failed is tried again, on the client's
+    /// ``SocialClient/retryPolicy`` (the state machine says when to wait and when to stop).
+    let catchUpRetries = RetrySchedule()
     private var nextTaskNumber = 0
 
     init(client: SocialClient, channelId: String, startingPoint: Double, params: MessageListParams, hugeGapThreshold: Int) {
@@ -167,6 +170,7 @@ public final class MessageCollection {
         client.store.removeCommitObserver(self)
         for task in tasks.values { task.cancel() }
         tasks = [:]
+        catchUpRetries.cancel()
         succeeded = []
         locals = [:]
         arrivals = [:]

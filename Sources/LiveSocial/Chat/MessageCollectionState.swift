@@ -52,11 +52,16 @@ struct MessageCollectionState: Equatable {
         /// ``cacheRead(_:)``), then ask the server (then report ``serverRead(_:through:connected:)``
         /// or ``serverFailed()``).
         case start
-        /// Ask the server for the messages around the starting point again and report what changed.
+        /// Ask the server for the messages around the starting point again and report what
+        /// changed. A wait for a retry of the catch-up under way ends.
         case reload
         /// Read the change log after `since`, then report ``catchUpFinished(through:connected:)``,
-        /// ``catchUpFailed()`` or ``hugeGapFound()``.
+        /// ``catchUpFailed(connected:)`` or ``hugeGapFound()``. A wait for a retry under way ends.
         case catchUp(since: Int64)
+        /// Wait for the next retry of the client's ``RetryPolicy``, then report ``retryDue()``.
+        case retryCatchUpLater
+        /// End the wait for a retry of the catch-up, if one is under way.
+        case stopRetrying
         /// Load a page of `side`: the cache's, then the server's; report ``pageRead(_:bound:)`` or
         /// ``pageReadFromCache(_:through:)``, and ``pageEnded(_:)`` in every case.
         case loadPage(Side)
@@ -189,9 +194,10 @@ struct MessageCollectionState: Equatable {
         return .none
     }
 
-    /// The connection dropped.
-    mutating func disconnected() {
-        sync.disconnected()
+    /// The connection dropped: a failed catch-up waits for its return instead of a retry.
+    @discardableResult
+    mutating func disconnected() -> Action {
+        sync.disconnected() == .stopRetrying ? .stopRetrying : .none
     }
 
     /// The catch-up applied the change log up to `sequence`.
@@ -199,9 +205,18 @@ struct MessageCollectionState: Equatable {
         sync.catchUpFinished(through: sequence, connected: connected)
     }
 
-    /// The catch-up failed: the next connection tries again from the same point.
-    mutating func catchUpFailed() {
-        sync.catchUpFailed()
+    /// The catch-up failed: the next connection tries again from the same point; so does a retry
+    /// after a wait when `connected` (the client is not known to be offline: a server failure
+    /// while the connection stays up, after which no reconnection may come).
+    @discardableResult
+    mutating func catchUpFailed(connected: Bool = false) -> Action {
+        sync.catchUpFailed(retrying: connected && phase == .running) == .retryLater ? .retryCatchUpLater : .none
+    }
+
+    /// The wait after a failed catch-up is over: try again as on a reconnection.
+    mutating func retryDue() -> Action {
+        guard sync.isWaitingToRetry else { return .none }
+        return connected()
     }
 
     /// The catch-up found more changed messages than the threshold.

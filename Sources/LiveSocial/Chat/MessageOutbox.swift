@@ -37,6 +37,9 @@ final class MessageOutbox {
     private var lastCreatedAt = -Double.infinity
     /// The pending messages whose copy is not written yet, in the order their sends were given.
     private var unstored: [Message] = []
+    /// How many writes of each message's pending copy are queued in the store and not committed,
+    /// by client request id: such a message is not sent yet.
+    private var storing: [String: Int] = [:]
     private var cacheLoad: Task<Void, Never>?
     private var waiters: [String: [CheckedContinuation<Message, any Error>]] = [:]
 
@@ -129,11 +132,13 @@ final class MessageOutbox {
     }
 
     /// Sends what is pending again: after a reconnection, or when asked. Ends the wait after a
-    /// server failure, and starts the waits over.
-    func resume() {
+    /// server failure, and starts the waits over. Returns the work that reads the cache's pending
+    /// messages, if it has not yet, then sends.
+    @discardableResult
+    func resume() -> Task<Void, Never> {
         unpause()
         retries.reset()
-        Task {
+        return Task {
             await loadPendingFromCache()
             pump()
         }
@@ -141,6 +146,10 @@ final class MessageOutbox {
 
     /// The pending messages in the queue, oldest first; for tests and diagnostics.
     var queuedRequestIds: [String] { queue.map(\.clientRequestId) }
+    /// The message with the server now; for tests and diagnostics.
+    var inFlightRequestId: String? { inFlight }
+    /// The messages whose pending copy is being written; for tests and diagnostics.
+    var storingRequestIds: Set<String> { Set(storing.keys) }
 
     // MARK: Sending
 
@@ -148,7 +157,9 @@ final class MessageOutbox {
     /// runs writes in order, so they are stored and shown in that order); each written copy
     /// starts the queue. Each message is queued before its copy is written, so that it can be
     /// canceled as soon as anyone sees it; ``pump()`` does not send it before its copy is
-    /// written. Called once the cache's pending messages were read.
+    /// committed, so that the copy's commit is what sends it first (a commit after the first
+    /// send had begun would end the wait of a failed send at once). Called once the cache's
+    /// pending messages were read.
     private func storeUnstored() {
         let batch = unstored
         unstored = []
@@ -159,7 +170,10 @@ final class MessageOutbox {
                 finish(requestId, with: .failure(CancellationError()))
                 continue
             }
+            storing[requestId, default: 0] += 1
             client.enqueueCommit(ChatChange(upserts: [.message(pending)], source: .local)) { [weak client, self] error in
+                storing[requestId, default: 1] -= 1
+                if storing[requestId] == 0 { storing[requestId] = nil }
                 if let error {
                     queue.removeAll { $0.clientRequestId == requestId }
                     finish(requestId, with: .failure(error))
@@ -197,8 +211,10 @@ final class MessageOutbox {
 
     private func pump() {
         guard inFlight == nil, !isPaused, let client = owner, !client.isKnownOffline, let next = queue.first else { return }
-        // Not before its pending copy is written: the write of its copy pumps again.
-        guard !unstored.contains(where: { $0.clientRequestId == next.clientRequestId }) else { return }
+        // Not before its pending copy is committed: the commit of its copy pumps again.
+        guard storing[next.clientRequestId] == nil, !unstored.contains(where: { $0.clientRequestId == next.clientRequestId }) else {
+            return
+        }
         inFlight = next.clientRequestId
         attempted.insert(next.clientRequestId)
         Task { await deliver(next) }

@@ -6,7 +6,9 @@
 /// `live`), each committed event moves the point forward. When the connection drops, events may
 /// be missed: the point stays where it is, and when the connection comes back the collection
 /// reads the change log from it (``Action/catchUp(since:)``); events that arrive during the
-/// catch-up do not move the point, since the log may still hold older changes.
+/// catch-up do not move the point, since the log may still hold older changes. A catch-up that
+/// fails while the connection stays up (a server failure) is tried again after a wait
+/// (``Phase/waitingToRetry(point:)``), since no reconnection may ever come.
 struct SyncPoint: Equatable {
     enum Phase: Equatable {
         /// The server has not answered yet: there is no point to catch up from.
@@ -16,14 +18,21 @@ struct SyncPoint: Equatable {
         case synced(point: Int64, live: Bool)
         /// Reading the change log from `point`.
         case catchingUp(point: Int64)
+        /// A catch-up from `point` failed while the connection stayed up: it is tried again after
+        /// a wait (``retryDue()``), or at once when the connection comes back.
+        case waitingToRetry(point: Int64)
     }
 
     /// What the collection runs after an input.
     enum Action: Equatable {
         case none
         /// Read the change log after `since`, then report ``catchUpFinished(through:connected:)``
-        /// or ``catchUpFailed()``.
+        /// or ``catchUpFailed(retrying:)``.
         case catchUp(since: Int64)
+        /// Wait for the next retry of the client's ``RetryPolicy``, then report ``retryDue()``.
+        case retryLater
+        /// End the wait for a retry.
+        case stopRetrying
     }
 
     private(set) var phase = Phase.unsynced
@@ -32,13 +41,18 @@ struct SyncPoint: Equatable {
     var point: Int64? {
         switch phase {
         case .unsynced: nil
-        case .synced(let point, _), .catchingUp(let point): point
+        case .synced(let point, _), .catchingUp(let point), .waitingToRetry(let point): point
         }
     }
 
     /// Whether a catch-up runs.
     var isCatchingUp: Bool {
         if case .catchingUp = phase { true } else { false }
+    }
+
+    /// Whether a failed catch-up waits to be tried again.
+    var isWaitingToRetry: Bool {
+        if case .waitingToRetry = phase { true } else { false }
     }
 
     /// The server answered a first load whose changes go up to `sequence`.
@@ -52,14 +66,38 @@ struct SyncPoint: Equatable {
         phase = .synced(point: max(point, sequence), live: true)
     }
 
-    /// The connection dropped: events may be missed from now on.
-    mutating func disconnected() {
-        if case .synced(let point, true) = phase { phase = .synced(point: point, live: false) }
+    /// The connection dropped: events may be missed from now on, and a failed catch-up waits
+    /// for the connection's return instead of a retry.
+    @discardableResult
+    mutating func disconnected() -> Action {
+        switch phase {
+        case .synced(let point, true):
+            phase = .synced(point: point, live: false)
+        case .waitingToRetry(let point):
+            phase = .synced(point: point, live: false)
+            return .stopRetrying
+        case .unsynced, .synced, .catchingUp:
+            break
+        }
+        return .none
     }
 
-    /// The connection came back: catch up from the point, unless there is none or a catch-up runs.
+    /// The connection came back: catch up from the point (a retry waited for happens now),
+    /// unless there is none or a catch-up runs.
     mutating func connected() -> Action {
-        guard case .synced(let point, _) = phase else { return .none }
+        switch phase {
+        case .synced(let point, _), .waitingToRetry(let point):
+            phase = .catchingUp(point: point)
+            return .catchUp(since: point)
+        case .unsynced, .catchingUp:
+            return .none
+        }
+    }
+
+    /// The wait after a failed catch-up is over: catch up again from the same point, unless the
+    /// connection dropped or came back since.
+    mutating func retryDue() -> Action {
+        guard case .waitingToRetry(let point) = phase else { return .none }
         phase = .catchingUp(point: point)
         return .catchUp(since: point)
     }
@@ -70,9 +108,13 @@ struct SyncPoint: Equatable {
         phase = .synced(point: max(point, sequence), live: connected)
     }
 
-    /// The catch-up failed (or was abandoned): the next connection tries again from the same point.
-    mutating func catchUpFailed() {
-        guard case .catchingUp(let point) = phase else { return }
-        phase = .synced(point: point, live: false)
+    /// The catch-up failed (or was abandoned): the next connection tries again from the same
+    /// point, and so does a retry after a wait when `retrying` (the connection is up, and the
+    /// collection goes on).
+    @discardableResult
+    mutating func catchUpFailed(retrying: Bool = false) -> Action {
+        guard case .catchingUp(let point) = phase else { return .none }
+        phase = retrying ? .waitingToRetry(point: point) : .synced(point: point, live: false)
+        return retrying ? .retryLater : .none
     }
 }

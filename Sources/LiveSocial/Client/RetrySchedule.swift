@@ -1,5 +1,6 @@
 /// The waits after failures in a row, on a ``RetryPolicy``: each wait is longer than the one
-/// before, until ``reset()``. The message outbox and the client-wide catch-up each keep one.
+/// before, until ``reset()``. The message outbox, the client-wide catch-up and each chat
+/// collection (for its own catch-up) keep one.
 @MainActor
 final class RetrySchedule {
     /// The failures counted since the last ``reset()``: the number of the retry waited for.

@@ -50,7 +50,8 @@ public final class SocialClient {
     /// The waits after server failures, and the clock they are measured on; read at each
     /// failure. They space the automatic resends of pending messages (see
     /// ``autoResendMessages``) and the tries of a catch-up the server failed while the
-    /// connection stayed up (a reconnection tries again at once).
+    /// connection stayed up, the client-wide one and each chat collection's own (a reconnection
+    /// tries again at once).
     public var retryPolicy = RetryPolicy()
     private var realtimeTask: Task<Void, Never>?
     /// Whether real time told the connection state since it started.

@@ -29,13 +29,17 @@ func holdQueue(of store: LiveStore) -> DispatchSemaphore {
     return gate
 }
 
-/// Waits until the work already queued on the store (and the main-actor deliveries it schedules)
-/// has run: each round trip queues a read behind everything queued so far, and its continuation
-/// runs on the main actor after the completions those earlier reads posted there.
+/// Waits until the work already queued on the store and on its reader (the reads ahead of a
+/// scrolling list), and the main-actor deliveries it schedules, has run: each round trip queues
+/// a read behind everything queued so far on each queue, and its continuation runs on the main
+/// actor after the completions those earlier reads posted there.
 @MainActor
 func settle(_ store: LiveStore, rounds: Int = 4) async {
     for _ in 0..<rounds {
         _ = try? await store.read { _ in 0 }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            store.readBeside({ _ in 0 }, completion: { _ in continuation.resume() })
+        }
     }
 }
 

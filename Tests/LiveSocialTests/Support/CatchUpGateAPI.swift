@@ -5,7 +5,8 @@ import TestSupport
 
 /// A backend whose real-time stream the test drives (``send(_:)``), and whose client-wide change
 /// log (``ChangeScope/all``) the test can hold once the server has answered, or fail: so a test
-/// decides what happens while a client catches up. A mutation's answer can be held too, and
+/// decides what happens while a client catches up. The change logs of chat collections (every
+/// other scope) can be failed too. A mutation's answer can be held too, and
 /// then lost (``releasePerform(losingAnswer:)``). Everything else goes to `base`; while the
 /// test has sent ``SocialEvent/disconnected``, requests throw ``SocialAPIError/offline``.
 final class CatchUpGateAPI: SocialAPI {
@@ -16,6 +17,8 @@ final class CatchUpGateAPI: SocialAPI {
         var heldLog: CheckedContinuation<Void, Never>?
         var logFailures = 0
         var logRequests = 0
+        var collectionLogFailures = 0
+        var collectionLogRequests = 0
         var holdsNextPerform = false
         var heldPerform: CheckedContinuation<Bool, Never>?
     }
@@ -61,6 +64,13 @@ final class CatchUpGateAPI: SocialAPI {
     /// How many client-wide change logs were asked for.
     var logRequests: Int { state.withLock { $0.logRequests } }
 
+    /// Makes the next `count` change-log requests of chat collections (any scope but
+    /// ``ChangeScope/all``) fail with a server failure.
+    func failNextCollectionLogs(_ count: Int) { state.withLock { $0.collectionLogFailures = count } }
+
+    /// How many change logs chat collections asked for.
+    var collectionLogRequests: Int { state.withLock { $0.collectionLogRequests } }
+
     /// Makes the next mutation wait, once the server has made it, for ``releasePerform(losingAnswer:)``.
     func holdNextPerform() { state.withLock { $0.holdsNextPerform = true } }
 
@@ -95,7 +105,15 @@ final class CatchUpGateAPI: SocialAPI {
 
     func changes(since sequence: Int64, limit: Int, scope: ChangeScope) async throws -> ChangeLog {
         try checkConnected()
-        guard scope == .all else { return try await base.changes(since: sequence, limit: limit, scope: scope) }
+        guard scope == .all else {
+            let fails = state.withLock { state in
+                state.collectionLogRequests += 1
+                defer { state.collectionLogFailures = max(0, state.collectionLogFailures - 1) }
+                return state.collectionLogFailures > 0
+            }
+            if fails { throw SocialAPIError.serverFailure("a collection's change log failed by the test") }
+            return try await base.changes(since: sequence, limit: limit, scope: scope)
+        }
         let fails = state.withLock { state in
             state.logRequests += 1
             defer { state.logFailures = max(0, state.logFailures - 1) }
