@@ -16,26 +16,6 @@ import Testing
         return (log, token)
     }
 
-    @Test func readingThroughALargeWindowPrefetchesAheadOffTheMainThread() async throws {
-        let store = try await makeNoteStore(Note.numbered(3_000))
-        for anchor in [CollectionAnchor.start, .end] {
-            let collection = LiveCollection(
-                store: store, query: CacheQuery<Note>(orderBy: "rank"), pageSize: 3_000, anchor: anchor, fetchPage: nil)
-            let counts = Deliveries<Int>()
-            let token = collection.observe { collection, _, _ in counts.record(collection.count) }
-            #expect(try await counts.next() == 3_000)
-            // A list scrolling a row or two a frame: the main thread never waits for the cache.
-            let indexes = anchor == .start ? Array(0..<3_000) : Array((0..<3_000).reversed())
-            for (step, index) in indexes.enumerated() {
-                let expected = "n\(index + 1)"
-                #expect(collection.object(at: index)?.id == expected)
-                if step % 8 == 7 { await settle(store) }
-            }
-            #expect(collection.waitingReads == 0)
-            _ = token
-        }
-    }
-
     @Test func aServerFailureBeforeTheCacheAnswersWaitsForTheCachedRows() async throws {
         let store = try await makeNoteStore(Note.numbered(3))
         // Hold the store's queue so the cache read cannot run before the server fails.
@@ -525,42 +505,6 @@ import Testing
         try await store.write { try $0.upsert(Note.numbered(3)[0]) }  // identical
         await settle(store)
         #expect(log.unread == 0)
-        _ = token
-    }
-
-    @Test func objectAtReadsRowsFarFromTheAnchor() async throws {
-        let store = try await makeNoteStore(Note.numbered(5_000))
-        let collection = LiveCollection(store: store, query: CacheQuery<Note>(orderBy: "rank"), pageSize: 5_000, fetchPage: nil)
-        let counts = Deliveries<Int>()
-        let token = collection.observe { collection, _, _ in counts.record(collection.count) }
-        #expect(try await counts.next() == 5_000)
-        #expect(collection.object(at: 0)?.id == "n1")
-        #expect(collection.object(at: 4_321)?.id == "n4322")
-        #expect(collection.object(at: 4_999)?.id == "n5000")
-        #expect(collection.object(at: 2_500)?.body == "note 2501")
-        #expect(collection.object(at: 5_000) == nil)
-        #expect(collection.object(at: -1) == nil)
-        let all = collection.allObjects()
-        #expect(all.count == 5_000)
-        #expect(all == (0..<collection.count).compactMap { collection.object(at: $0) })
-        #expect(all.map(\.id) == ids(1...5_000))
-        #expect(collection.snapshots == all)
-        _ = token
-    }
-
-    @Test func objectAtOnAnEndAnchoredLargeWindow() async throws {
-        let store = try await makeNoteStore(Note.numbered(3_000))
-        let collection = LiveCollection(store: store, query: CacheQuery<Note>(orderBy: "rank", ascending: false),
-                                        pageSize: 2_000, anchor: .end, fetchPage: nil)
-        let counts = Deliveries<Int>()
-        let token = collection.observe { collection, _, _ in counts.record(collection.count) }
-        #expect(try await counts.next() == 2_000)
-        // Descending query anchored at the end: the window holds the 2,000 smallest ranks, largest first.
-        #expect(collection.object(at: 0)?.id == "n2000")
-        #expect(collection.object(at: 1_999)?.id == "n1")
-        #expect(collection.object(at: 1_000)?.id == "n1000")
-        #expect(collection.object(at: 2_000) == nil)
-        #expect(collection.allObjects().map(\.id) == (1...2_000).reversed().map { "n\($0)" })
         _ = token
     }
 
