@@ -377,6 +377,40 @@ import Testing
         _ = token
     }
 
+    @Test func aServerPageThatLandsAfterAResetDoesNotMakeTheCollectionFresh() async throws {
+        // A recovery that rebuilds the cache resets the pages (`resetPage()`); a page stored
+        // before it may still move the window, but only the new first page makes it fresh.
+        let store = try await makeNoteStore(Note.numbered(3))
+        let (collection, server) = serverCollection(store)
+        let (log, token) = observe(collection)
+        #expect(try await log.next().status == .local)
+        let beforeWrite = holdQueue(of: store)
+        await server.answer(.success(RemotePage(records: Note.numbered(3), nextCursor: "p2")))
+        try await untilTrue { collection.state.loading.held != nil }
+        // The page's write is queued: hold the queue again behind it, so that the window read
+        // its landing schedules waits until the reset.
+        let beforeReach = holdQueue(of: store)
+        beforeWrite.signal()
+        try await untilTrue { collection.state.loading.jobs.isRunning }
+        collection.resetPage()
+        beforeReach.signal()
+        await settle(store)
+        #expect(collection.dataStatus == .local)
+        #expect(collection.loadingStatus == .loading)
+        #expect(!log.all.contains { $0.status == .fresh })
+        await server.answer(.success(RemotePage(records: Note.numbered(3), nextCursor: nil)))
+        let fresh = try await log.next(where: { $0.status == .fresh })
+        #expect(fresh.ids == ids(1...3))
+        #expect(fresh.loading == .loaded)
+        _ = token
+    }
+
+    /// Lets the main actor run other work until `condition` holds (at most 10,000 turns).
+    func untilTrue(_ condition: () -> Bool) async throws {
+        for _ in 0..<10_000 where !condition() { await Task.yield() }
+        try #require(condition())
+    }
+
     @Test func theLastServerPageDeletesEverythingStaleAfterIt() async throws {
         let store = try await makeNoteStore(Note.numbered(8))
         let (collection, server) = serverCollection(store)

@@ -12,7 +12,10 @@ struct CollectionJobs {
         /// page's last record (nil: an empty page, keep it), then apply `then`. `exactly`: the
         /// boundary becomes the page's last record even where the window reached further (after
         /// the first server page, the cached rows beyond it are not known to follow it).
-        case reach(CollectionWindow.Boundary?, exactly: Bool, then: @MainActor (inout ServerProgress) -> Void)
+        /// `resets`: the collection's count of `resetPage()` calls when the page was stored; after
+        /// another reset the job moves the window only, since its page no longer counts.
+        case reach(
+            CollectionWindow.Boundary?, exactly: Bool, resets: Int, then: @MainActor (inout ServerProgress) -> Void)
     }
 
     /// What the collection knows of its server pages, changed when a `reach` job lands.

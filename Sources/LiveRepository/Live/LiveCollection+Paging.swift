@@ -21,6 +21,7 @@ extension LiveCollection {
     /// Shrinks the window back to its first page and asks the server for that page again.
     public func resetPage() {
         state.loading.fetchGeneration += 1
+        state.loading.resets += 1
         state.loading.wantedServerPages = 0
         update(change: nil, publish: false) { $0.server = CollectionJobs.ServerProgress() }
         schedule(.firstPage)
@@ -102,7 +103,7 @@ extension LiveCollection {
         }
         // The last page reaches the end; another reaches its last record (an empty one, nothing).
         let target: CollectionWindow.Boundary? = page.nextCursor == nil ? .end : lastKey.map { .through($0) }
-        schedule(.reach(target, exactly: state.server.lastKey == nil) { server in
+        schedule(.reach(target, exactly: state.server.lastKey == nil, resets: state.loading.resets) { server in
             server.cursor = page.nextCursor
             server.exhausted = page.nextCursor == nil
             server.pagesLoaded += 1

@@ -29,6 +29,9 @@ extension LiveCollection {
         var jobs = CollectionJobs()
         /// Counts the server requests; an answer to an older one than the last is dropped.
         var fetchGeneration = 0
+        /// Counts `resetPage()` calls: a server page's `reach` that lands after one (a recovery
+        /// rebuilt the cache meanwhile, say) no longer speaks for the collection's server pages.
+        var resets = 0
         /// Server pages asked for by `nextPage()`/`previousPage()` while another was loading.
         var wantedServerPages = 0
         /// While a server page is requested: the ids of this table's rows that changed in the

@@ -76,7 +76,7 @@ extension LiveCollection {
                 next.extend(with: Array(beyond.prefix(pageSize)),
                             boundary: beyond.count > pageSize ? .through(beyond[pageSize - 1]) : .end)
             }
-        case .reach(let target, let exactly, _):
+        case .reach(let target, let exactly, _, _):
             // Computed against the window as it is now: a window that holds every cached row
             // (`.end`) but not every server row ends at the page's last record from here on.
             let boundary: CollectionWindow.Boundary = switch target {
@@ -145,9 +145,10 @@ extension LiveCollection {
                 state.reading.touchedDuringPrefetch?.formUnion(outcome.touched)
             }
             keep(outcome.records, replacing: true, in: outcome.window)
+            let resets = state.loading.resets
             update(change: change, publish: publish) { next in
                 next.window = outcome.window
-                if case .reach(_, _, let then) = job {
+                if case .reach(_, _, let pageResets, let then) = job, pageResets == resets {
                     then(&next.server)
                     next.dataStatus = .fresh
                     next.loadingStatus = .loaded
