@@ -20,6 +20,9 @@ let package = Package(
     ],
     dependencies: [
         .package(name: "swift-livedata", path: ".."),
+        // `SpawnedProcess`: CrossProcessVersus and RepositoryVersus start child processes with
+        // `posix_spawn`, not Foundation's `Process.run()`, which sometimes crashes on Linux in Swift 6.3.1.
+        .package(path: "../Tools/ProcessLauncher"),
         .package(url: "https://github.com/ordo-one/benchmark.git", exact: "1.38.1", traits: ["MallocInterposer"]),
         .package(url: "https://github.com/OpenCombine/OpenCombine.git", exact: "0.14.0"),
         .package(url: "https://github.com/groue/GRDB.swift.git", exact: "7.10.0"),
@@ -68,6 +71,7 @@ let package = Package(
                 .product(name: "LiveSocial", package: "swift-livedata"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 "BenchmarkSupport",
+                .product(name: "ProcessLauncher", package: "ProcessLauncher"),
             ],
             swiftSettings: strict
         ),
@@ -93,6 +97,7 @@ let package = Package(
                 .product(name: "LiveSocial", package: "swift-livedata"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 "BenchmarkSupport",
+                .product(name: "ProcessLauncher", package: "ProcessLauncher"),
             ],
             swiftSettings: strict
         ),

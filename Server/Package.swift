@@ -20,6 +20,9 @@ let package = Package(
     ],
     dependencies: [
         .package(name: "swift-livedata", path: ".."),
+        // `SpawnedProcess`: the tests and ServerVersus start child processes with `posix_spawn`,
+        // not Foundation's `Process.run()`, which sometimes crashes on Linux in Swift 6.3.1.
+        .package(path: "../Tools/ProcessLauncher"),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -73,9 +76,6 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        // Starts child processes with `posix_spawn`, for the tests and ServerVersus: Foundation's
-        // `Process.run()` sometimes crashes on Linux in Swift 6.3.1 (SpawnedProcess.swift says why).
-        .target(name: "ProcessLauncher", swiftSettings: strict),
         // `ServerVersus quick|full`: the server's send-to-event latency, sends a second and memory
         // per idle stream at N streams, beside a bare Hummingbird broadcast (Server/README.md);
         // `ServerVersus instances URL`: one instance on SQLite, one and two on PostgreSQL.
@@ -84,7 +84,7 @@ let package = Package(
             dependencies: [
                 "LiveDataServer",
                 "LiveDataPostgres",
-                "ProcessLauncher",
+                .product(name: "ProcessLauncher", package: "ProcessLauncher"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "LiveSocial", package: "swift-livedata"),
                 .product(name: "LiveSocialServer", package: "swift-livedata"),
@@ -115,7 +115,7 @@ let package = Package(
                 "LiveDataPostgres",
                 "ServerTestSupport",
                 "LiveDataServerCommand",
-                "ProcessLauncher",
+                .product(name: "ProcessLauncher", package: "ProcessLauncher"),
                 .product(name: "LiveSocial", package: "swift-livedata"),
                 .product(name: "LiveSocialNetwork", package: "swift-livedata"),
                 .product(name: "LiveSocialWire", package: "swift-livedata"),

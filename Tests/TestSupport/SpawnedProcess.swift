@@ -14,9 +14,9 @@ import Darwin
 /// crashes the parent (SIGSEGV in `memcpy`): to find the highest open descriptor it copies the
 /// whole 256-byte `d_name` of each `/proc/self/fd` entry and reads past glibc's `readdir` buffer.
 /// Fixed by swift-corelibs-foundation pull request 5472, which Swift 6.3.1 does not have. Once the
-/// toolchain has that fix, this type can go and its users can go back to `Process`. (Copies of it,
-/// for the same reason, in the other packages: `Server/Sources/ProcessLauncher`,
-/// `Benchmarks/Sources/BenchmarkSupport`; a fix goes in all three.)
+/// toolchain has that fix, this type can go and its users can go back to `Process`. (A copy of it,
+/// for the same reason, in the package `Tools/ProcessLauncher`, which Server/ and Benchmarks/
+/// depend on; a fix goes in both.)
 ///
 /// `@unchecked Sendable`: `condition` (an `NSCondition`, also the lock) guards `ended`, `waiters`
 /// and `handlers`; the other properties are constants set in `init`. Waiters and handlers are

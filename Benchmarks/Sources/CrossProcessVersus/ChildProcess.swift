@@ -1,5 +1,6 @@
 import BenchmarkSupport
 import Foundation
+import ProcessLauncher
 
 /// This executable, started again as a child process with other arguments (the writer, or an
 /// idle watcher); its standard error is the parent's, its standard output is collected, and its

@@ -2,6 +2,7 @@ import BenchmarkSupport
 import Foundation
 import LiveRepository
 import LiveSocial
+import ProcessLauncher
 
 /// Scenario 3, in processes of their own: one builds a cache of `rows` messages in one channel
 /// (`RepositoryVersus memory-build ROWS FILE`), a fresh one opens it and a collection whose

@@ -276,10 +276,7 @@ extension ChannelCollection: ChatConnectionListener {
             catchUpRetries.cancel()
             catchUpTask = Task { [weak self] in _ = await self?.catchUp(since: since) }
         case .retryCatchUpLater:
-            catchUpRetries.schedule(client.retryPolicy) { [weak self] in
-                guard let self else { return }
-                perform(state.retryDue())
-            }
+            catchUpRetries.schedule(client.retryPolicy, for: self) { $0.perform($0.state.retryDue()) }
         case .stopRetrying:
             catchUpRetries.cancel()
         case .none, .refuse, .start, .readCachePage, .readServerPage, .apply, .readExternal, .commitCatchUp, .stop:

@@ -55,10 +55,7 @@ extension MessageCollection: ChatConnectionListener {
             catchUpRetries.cancel()
             run { await $0.catchUp(since: since) }
         case .retryCatchUpLater:
-            catchUpRetries.schedule(client.retryPolicy) { [weak self] in
-                guard let self else { return }
-                perform(state.retryDue())
-            }
+            catchUpRetries.schedule(client.retryPolicy, for: self) { $0.perform($0.state.retryDue()) }
         case .stopRetrying:
             catchUpRetries.cancel()
         case .none, .refuse, .start, .loadPage, .apply, .readExternal, .stop: break

@@ -27,6 +27,18 @@ final class RetrySchedule {
         }
     }
 
+    /// ``schedule(_:then:)`` for an action on `owner`, which the schedule holds weakly: an owner
+    /// that keeps its schedule is not kept alive by its own wait, and an owner gone by the end of
+    /// the wait is not called. A chat collection retries its catch-up this way.
+    func schedule<Owner: AnyObject & Sendable>(
+        _ policy: RetryPolicy, for owner: Owner, then action: @escaping @MainActor (Owner) -> Void
+    ) {
+        schedule(policy) { [weak owner] in
+            guard let owner else { return }
+            action(owner)
+        }
+    }
+
     /// Ends the wait under way, if any, without its action; the count stays.
     func cancel() {
         wait?.cancel()

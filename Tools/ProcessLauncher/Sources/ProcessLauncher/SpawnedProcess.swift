@@ -14,9 +14,10 @@ import Darwin
 /// crashes the parent (SIGSEGV in `memcpy`): to find the highest open descriptor it copies the
 /// whole 256-byte `d_name` of each `/proc/self/fd` entry and reads past glibc's `readdir` buffer.
 /// Fixed by swift-corelibs-foundation pull request 5472, which Swift 6.3.1 does not have. Once the
-/// toolchain has that fix, this module can go and its users can go back to `Process`. A copy of
-/// the main package's `Tests/TestSupport/SpawnedProcess.swift` (a test target, which this package
-/// cannot import): the server's tests and `ServerVersus` start their child processes with it.
+/// toolchain has that fix, this package can go and its users can go back to `Process`. A copy of
+/// the main package's `Tests/TestSupport/SpawnedProcess.swift` (a test target, which no other
+/// package can import): the Server package (its tests and `ServerVersus`) and the Benchmarks
+/// package (`CrossProcessVersus` and `RepositoryVersus`) start their child processes with it.
 ///
 /// `@unchecked Sendable`: `condition` (an `NSCondition`, also the lock) guards `ended`, `waiters`
 /// and `handlers`; the other properties are constants set in `init`. Waiters and handlers are
