@@ -45,6 +45,9 @@ public final class LiveStore: @unchecked Sendable {
 
     let queue = DispatchQueue(label: "LiveRepository.LiveStore", qos: .userInitiated)
     let hub = ChangeHub()
+    /// What reads, on `queue`, what other processes' commits mean for the live collections
+    /// before the change goes to the main actor (see ``ChangePreparers``).
+    let preparers = ChangePreparers()
     /// The writing connection; used only on `queue`.
     var connection: SQLiteConnection
     /// The reading connection.
@@ -55,7 +58,7 @@ public final class LiveStore: @unchecked Sendable {
     let migrator: SQLiteMigrator
     let lock = NSLock()
     private var pending: [PendingWrite] = []
-    private var drainScheduled = false
+    private(set) var drainScheduled = false
     var lastRecovery: CacheRecovery?
     /// Whether a burst of writes has the big page cache; used only on `queue`.
     private var inBurst = false
@@ -145,7 +148,7 @@ public final class LiveStore: @unchecked Sendable {
 
     deinit { subscription.map { ExternalChangeMonitor.shared.unsubscribe($0, waiting: false) } }
 
-    /// Whether the store watches its file for other connections' commits; for tests.
+    /// Whether the store watches its file for other connections' commits.
     var isWatching: Bool { subscription != nil }
 
     /// The most recent recovery, including one made while running (see ``recovery`` for opening).
