@@ -9,11 +9,7 @@ import Foundation
 /// another process (on the channel's reading thread), a commit of another subscriber of this
 /// process (on the committing subscriber's thread), or a tick of the timer that found the file's
 /// data version changed (on the monitor's queue). It must only schedule its check, never run it
-/// there, nor block: the wake-up reaches it with no hand-off to another thread before its own.
-/// A subscriber may also give a `checkNow` closure, which the channel's reading thread calls
-/// instead, to look at once on that thread when it can (see
-/// ``subscribe(file:detection:checkNow:wake:)``): a wake-up from another process then reaches
-/// the look with no hand-off at all. The timer runs at the shortest interval any subscriber asks for:
+/// there, nor block: the wake-up reaches it with no hand-off to another thread before its own. The timer runs at the shortest interval any subscriber asks for:
 /// with a channel, the slow check for writers that do not announce themselves; without one (it
 /// could not be made), the polling interval. A tick reads `PRAGMA data_version` once per file, on
 /// a read-only connection of the monitor's own that never waits for a lock
@@ -33,7 +29,6 @@ package final class ExternalChangeMonitor: @unchecked Sendable {
 
     private struct Subscriber {
         let detection: ExternalChangeDetection
-        let checkNow: (@Sendable () -> Bool)?
         let wake: @Sendable () -> Void
     }
 
@@ -70,15 +65,8 @@ package final class ExternalChangeMonitor: @unchecked Sendable {
 
     /// Starts watching `file` for a subscriber set to `detection`, or returns nil when that
     /// setting watches nothing (``ExternalChangeDetection/off``).
-    ///
-    /// A subscriber that can look on the caller's thread without waiting long gives `checkNow`:
-    /// after a wake-up from another process, the channel's reading thread calls it instead of
-    /// `wake`, so that the look starts with no hand-off to another thread. It returns false when
-    /// it cannot look now (a write of its own is queued, which takes in others' commits first
-    /// anyway, or a look is); `wake` is then called.
     package func subscribe(
-        file: URL, detection: ExternalChangeDetection, checkNow: (@Sendable () -> Bool)? = nil,
-        wake: @escaping @Sendable () -> Void
+        file: URL, detection: ExternalChangeDetection, wake: @escaping @Sendable () -> Void
     ) -> Subscription? {
         guard detection.watches else { return nil }
         let path = file.standardizedFileURL.path
@@ -88,7 +76,7 @@ package final class ExternalChangeMonitor: @unchecked Sendable {
                 watched.channel = WakeChannel(file: file) { [weak self] in self?.channelWoke(path) }
             }
             nextID += 1
-            watched.subscribers[nextID] = Subscriber(detection: detection, checkNow: checkNow, wake: wake)
+            watched.subscribers[nextID] = Subscriber(detection: detection, wake: wake)
             files[path] = watched
             rescheduleTimer()
             return (Subscription(id: nextID, path: path), watched.subscribers.count == 1)
@@ -195,19 +183,17 @@ package final class ExternalChangeMonitor: @unchecked Sendable {
     // MARK: Private
 
     /// On the channel's reading thread: after wake-ups were read from `path`'s channel.
-    /// The subscribers set to wake up look there, one after the other (those that can), or are
-    /// woken; a polling subscriber keeps to its timer.
     private func channelWoke(_ path: String) {
-        let subscribers = lock.withLock { () -> [Subscriber] in
-            files[path]?.channelWakes += 1
-            return files[path]?.subscribers.values.filter(\.detection.wakesUp) ?? []
-        }
-        for subscriber in subscribers where !(subscriber.checkNow?() ?? false) { subscriber.wake() }
+        lock.withLock { files[path]?.channelWakes += 1 }
+        wakeSubscribers(of: path, wakingUp: true)
     }
 
-    /// Calls the wake closures of `path`'s subscribers, outside `lock`.
-    private func wakeSubscribers(of path: String) {
-        let wakes = lock.withLock { files[path]?.subscribers.values.map(\.wake) ?? [] }
+    /// Calls the wake closures of `path`'s subscribers (only of those set to wake up, with
+    /// `wakingUp`: a polling subscriber keeps to its timer), outside `lock`.
+    private func wakeSubscribers(of path: String, wakingUp: Bool = false) {
+        let wakes = lock.withLock {
+            files[path]?.subscribers.values.filter { !wakingUp || $0.detection.wakesUp }.map(\.wake) ?? []
+        }
         for wake in wakes { wake() }
     }
 

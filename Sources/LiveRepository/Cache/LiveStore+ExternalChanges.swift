@@ -29,9 +29,7 @@ extension LiveStore {
     /// ``ExternalChangeDetection/off``).
     func startWatching() -> ExternalChangeMonitor.Subscription? {
         guard case .file(let url) = location else { return nil }
-        return ExternalChangeMonitor.shared.subscribe(
-            file: url, detection: externalChanges, checkNow: { [weak self] in self?.checkWithoutHandOff() ?? true }
-        ) { [weak self] in
+        return ExternalChangeMonitor.shared.subscribe(file: url, detection: externalChanges) { [weak self] in
             self?.scheduleCheck()
         }
     }
@@ -48,22 +46,6 @@ extension LiveStore {
             lock.withLock { checkScheduled = false }
             lookAndPublish()
         }
-    }
-
-    /// On the wake-up channel's reading thread, after another process's commit: looks for other
-    /// connections' commits on this thread, with no hand-off to the store's queue, and returns
-    /// true; or returns false, doing nothing, when a write or a look is queued already (a write
-    /// could take long, and it takes in those commits first anyway).
-    ///
-    /// The look runs through `queue.sync`, which runs it on this thread when the queue is free
-    /// and otherwise waits for what the queue runs now (a live collection's read, say): the
-    /// store would look only after it anyway, and further wake-ups wait in the channel
-    /// meanwhile, merged into one look. The look never waits for another process's write: it
-    /// reads in a WAL read transaction, which needs no lock a writer holds.
-    private func checkWithoutHandOff() -> Bool {
-        guard !lock.withLock({ drainScheduled || checkScheduled }) else { return false }
-        queue.sync { lookAndPublish() }
-        return true
     }
 
     /// On `queue`: looks for other connections' commits and sends what it found, with the reads

@@ -58,7 +58,7 @@ public final class LiveStore: @unchecked Sendable {
     let migrator: SQLiteMigrator
     let lock = NSLock()
     private var pending: [PendingWrite] = []
-    private(set) var drainScheduled = false
+    private var drainScheduled = false
     var lastRecovery: CacheRecovery?
     /// Whether a burst of writes has the big page cache; used only on `queue`.
     private var inBurst = false
