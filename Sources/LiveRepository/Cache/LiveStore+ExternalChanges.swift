@@ -12,11 +12,11 @@ extension LiveStore {
     public func checkForExternalChanges() async {
         await withCheckedContinuation { continuation in
             queue.async {
-                let change = self.externalChangesOnQueue()
+                let found = self.externalChangesOnQueue()
                 let hub = self.hub
                 DispatchQueue.main.async {
                     MainActor.assumeIsolated {
-                        if let change, !change.isEmpty { hub.publish(change) }
+                        if let found { hub.publish(found.change, prepared: found.prepared) }
                         continuation.resume()
                     }
                 }
@@ -44,9 +44,16 @@ extension LiveStore {
         guard schedule else { return }
         queue.async { [self] in
             lock.withLock { checkScheduled = false }
-            guard let change = externalChangesOnQueue(), !change.isEmpty else { return }
-            publishOnMain(change)
+            lookAndPublish()
         }
+    }
+
+    /// On `queue`: looks for other connections' commits and sends what it found, with the reads
+    /// prepared for the live collections, to the main actor in one hop.
+    private func lookAndPublish() {
+        guard let found = externalChangesOnQueue() else { return }
+        let hub = self.hub
+        DispatchQueue.main.async { MainActor.assumeIsolated { hub.publish(found.change, prepared: found.prepared) } }
     }
 
     /// After a commit that changed something: wakes the other stores and servers watching the
@@ -57,13 +64,25 @@ extension LiveStore {
     }
 
     /// On `queue`, outside a transaction: what other connections committed since the last look,
-    /// or nil. A damaged file is replaced as for any read, and the change says so.
-    private func externalChangesOnQueue() -> StoreChange? {
+    /// or nil when nothing, with what the live collections concerned read of it (see
+    /// ``ChangePreparers``). A damaged file is replaced as for any read, and the change says so.
+    ///
+    /// With collections to prepare for, the look and their reads share one read transaction:
+    /// the reads see exactly the commits the change names, so the change and the reads reach
+    /// the main actor together, in one hop, in order with the store's own commits.
+    private func externalChangesOnQueue() -> (change: StoreChange, prepared: [ObjectIdentifier: any Sendable])? {
         guard let changeLog, !connection.isClosed else { return nil }
         do {
-            return try changeLog.collect(connection: connection)
+            guard !preparers.isEmpty else {
+                guard let change = try changeLog.collect(connection: connection), !change.isEmpty else { return nil }
+                return (change, [:])
+            }
+            try connection.execute("BEGIN")
+            defer { if !connection.isInAutocommitMode { try? connection.execute("COMMIT") } }
+            guard let change = try changeLog.collect(connection: connection), !change.isEmpty else { return nil }
+            return (change, preparers.prepare(change, connection: connection))
         } catch {
-            return recoverIfDamaged(error)
+            return recoverIfDamaged(error).map { ($0, [:]) }
         }
     }
 

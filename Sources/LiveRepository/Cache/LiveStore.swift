@@ -45,6 +45,9 @@ public final class LiveStore: @unchecked Sendable {
 
     let queue = DispatchQueue(label: "LiveRepository.LiveStore", qos: .userInitiated)
     let hub = ChangeHub()
+    /// What reads, on `queue`, what other processes' commits mean for the live collections
+    /// before the change goes to the main actor (see ``ChangePreparers``).
+    let preparers = ChangePreparers()
     /// The writing connection; used only on `queue`.
     var connection: SQLiteConnection
     /// The reading connection.
@@ -145,7 +148,7 @@ public final class LiveStore: @unchecked Sendable {
 
     deinit { subscription.map { ExternalChangeMonitor.shared.unsubscribe($0, waiting: false) } }
 
-    /// Whether the store watches its file for other connections' commits; for tests.
+    /// Whether the store watches its file for other connections' commits.
     var isWatching: Bool { subscription != nil }
 
     /// The most recent recovery, including one made while running (see ``recovery`` for opening).

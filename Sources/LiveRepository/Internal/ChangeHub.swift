@@ -3,6 +3,14 @@
 protocol CacheChangeListener: AnyObject {
     /// Called on the main actor after a transaction that touched the listener's table commits.
     func cacheDidChange(_ change: TableChange)
+
+    /// ``cacheDidChange(_:)`` with what the store read for the listener on its queue, in the
+    /// transaction that found the change (see ``ChangePreparers``), or nil. The default ignores it.
+    func cacheDidChange(_ change: TableChange, prepared: (any Sendable)?)
+}
+
+extension CacheChangeListener {
+    func cacheDidChange(_ change: TableChange, prepared: (any Sendable)?) { cacheDidChange(change) }
 }
 
 /// Routes committed changes to the live objects and collections that read the touched rows, and
@@ -84,7 +92,12 @@ final class ChangeHub {
     ///   - external: the part of `change` that other connections or a recovery made; nil when
     ///     all of it (commits found through the change log, a rebuilt cache).
     ///   - notes: the notes of the store's own writes that committed.
-    func publish(_ change: StoreChange, external: StoreChange? = nil, notes: [any Sendable] = []) {
+    ///   - prepared: what the store read for some listeners with the change, by the listener's
+    ///     identity (see ``ChangePreparers``).
+    func publish(
+        _ change: StoreChange, external: StoreChange? = nil, notes: [any Sendable] = [],
+        prepared: [ObjectIdentifier: any Sendable] = [:]
+    ) {
         var targets: [(any CacheChangeListener, TableChange)] = []
         for (table, tableChange) in change {
             if let byID = objects[table] {
@@ -105,7 +118,13 @@ final class ChangeHub {
                 if list.contains(where: { $0.listener == nil }) { collections[table]?.removeAll { $0.listener == nil } }
             }
         }
-        for (listener, tableChange) in targets { listener.cacheDidChange(tableChange) }
+        for (listener, tableChange) in targets {
+            if prepared.isEmpty {
+                listener.cacheDidChange(tableChange)
+            } else {
+                listener.cacheDidChange(tableChange, prepared: prepared[ObjectIdentifier(listener)])
+            }
+        }
         guard !commitObservers.isEmpty else { return }
         let delivery = StoreChangeDelivery(external: external ?? change, notes: notes)
         for observer in commitObservers.compactMap(\.observer) { observer.storeDidCommit(delivery) }

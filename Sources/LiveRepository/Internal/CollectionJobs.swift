@@ -29,6 +29,12 @@ struct CollectionJobs {
 
     private(set) var pending: [Job] = []
     var isRunning = false
+    /// Counts the jobs started: a read prepared for the collection while it was idle (see
+    /// `RefreshPreparer`) still fits it only if no job started since.
+    private(set) var started = 0
+
+    /// Whether no job runs or waits: the window is the one the last job left.
+    var isIdle: Bool { !isRunning && pending.isEmpty }
 
     /// Queues `job`; a refresh joins a refresh already waiting, since each reads the current cache.
     mutating func enqueue(_ job: Job) {
@@ -45,7 +51,20 @@ struct CollectionJobs {
         pending.append(job)
     }
 
+    /// Counts a read prepared on the store's queue as a job that started (and runs until the
+    /// collection applied it), so that another prepared from the same idle state no longer fits.
+    mutating func startPrepared() {
+        started += 1
+        preparedCount += 1
+        isRunning = true
+    }
+
+    /// How many refreshes were prepared on the store's queue and applied (tests).
+    private(set) var preparedCount = 0
+
     mutating func next() -> Job? {
-        pending.isEmpty ? nil : pending.removeFirst()
+        guard !pending.isEmpty else { return nil }
+        started += 1
+        return pending.removeFirst()
     }
 }

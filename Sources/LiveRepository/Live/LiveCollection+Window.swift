@@ -6,7 +6,12 @@ extension LiveCollection {
     }
 
     private func runNextJob() {
-        guard !state.loading.jobs.isRunning, let job = state.loading.jobs.next() else { return }
+        guard !state.loading.jobs.isRunning else { return }
+        guard let job = state.loading.jobs.next() else {
+            becameIdle()
+            return
+        }
+        leftIdle()
         state.loading.jobs.isRunning = true
         let window = state.window
         let reader = self.reader
@@ -28,7 +33,7 @@ extension LiveCollection {
                     readerIndex: state.reading.readerIndex, fromStart: anchor == .start)
     }
 
-    private struct Outcome: Sendable {
+    struct Outcome: Sendable {
         var window: CollectionWindow
         var touched: Set<Int64>
         var records: [Int64: Record]
@@ -39,7 +44,7 @@ extension LiveCollection {
 
     /// On the store's queue: the window after `job`, the rows it touched, and the decoded records
     /// the delivery carries: the rows of `carried` not decoded yet, and the touched rows.
-    private nonisolated static func perform(
+    nonisolated static func perform(
         _ job: CollectionJobs.Job, on window: CollectionWindow, reader: WindowReader<Record>, pageSize: Int,
         carrying carried: CarriedRows,
         refreshing decodedRowids: Set<Int64>, connection: SQLiteConnection
@@ -103,7 +108,7 @@ extension LiveCollection {
         return Outcome(window: next, touched: touched, records: try reader.records(wanted, in: connection))
     }
 
-    private func finish(_ job: CollectionJobs.Job, _ result: Result<Outcome, any Error>) {
+    func finish(_ job: CollectionJobs.Job, _ result: Result<Outcome, any Error>) {
         state.loading.jobs.isRunning = false
         defer {
             if case .firstPage = job { state.loading.cacheFirst.open()?() }

@@ -45,6 +45,9 @@ public final class LiveCollection<Record: CacheRecord>: Observable {
     let reader: WindowReader<Record>
     let fetchPage: (@Sendable (_ cursor: String?, _ limit: Int) async throws -> RemotePage<Record>)?
     let revisions = Revisions()
+    /// Reads this collection's refreshes on the store's queue when other processes commit (nil
+    /// when the store does not watch its file); set once in `init`.
+    private(set) var preparer: RefreshPreparer<Record>?
     private let registrar = ObservationRegistrar()
     /// Everything the collection keeps track of, in one value (see ``State``): what observers
     /// see, the loading under way and the decoded records.
@@ -79,6 +82,7 @@ public final class LiveCollection<Record: CacheRecord>: Observable {
         self.reader = WindowReader(query: query, ascending: ascending)
         self.state = State(window: CollectionWindow(ascending: ascending))
         store.hub.addCollection(self, table: Record.table.name)
+        preparer = Self.makePreparer(for: self, store: store)
         schedule(.firstPage)
         loadServerPage(cursor: nil)
     }
