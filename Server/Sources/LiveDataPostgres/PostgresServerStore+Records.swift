@@ -5,18 +5,19 @@ import LiveSocialServer
 extension PostgresServerStore {
     public func load<Record: CacheRecord>(_ type: Record.Type, id: String) throws -> Record? {
         let table = Record.table
-        guard let row = try run("SELECT \(table.columnList) FROM \(table.name) WHERE id = ?", [.text(id)]).first else {
+        if let written = readAhead?.written(table.name, id: id) { return written as? Record }
+        guard let row = try run(Self.loadStatement(table), [.text(id)], readsOneRecord: true).first else {
             return nil
         }
         return try decode(type, PostgresValues.values(of: row))
     }
 
     public func upsert<Record: CacheRecord>(_ record: Record) throws {
-        try write(PostgresDialect.upsert(Record.table), record.columnValues)
+        try write(PostgresDialect.upsert(Record.table), record.columnValues, row: (Record.table.name, record.id, record))
     }
 
     public func remove(_ key: SocialRecordKey) throws {
-        try write("DELETE FROM \(key.kind.table.name) WHERE id = ?", [.text(key.id)])
+        try write("DELETE FROM \(key.kind.table.name) WHERE id = ?", [.text(key.id)], row: (key.kind.table.name, key.id, nil))
     }
 
     public func records<Record: CacheRecord>(
@@ -46,7 +47,7 @@ extension PostgresServerStore {
     }
 
     public func channelMemberships(of channelId: String) throws -> [(userId: String, membership: String)] {
-        try run("SELECT userId, membership FROM \(ChannelMember.table.name) WHERE channelId = ?", [.text(channelId)])
+        try run(Self.membershipsStatement, [.text(channelId)])
             .map { row in
                 let values = try PostgresValues.values(of: row)
                 guard case .text(let userId) = values[0], case .text(let membership) = values[1] else {
@@ -55,4 +56,34 @@ extension PostgresServerStore {
                 return (userId, membership)
             }
     }
+
+    public func prepareToRead(records keys: [SocialRecordKey], membershipsOf channelIds: [String]) throws {
+        guard depth > 0 else { return }
+        var ahead = readAhead ?? ReadAhead()
+        var statements: [ReadAhead.Statement] = []
+        func add(_ statement: ReadAhead.Statement) {
+            if ahead.answer(statement.sql, statement.values, readsOneRecord: statement.readsOneRecord) == nil,
+               !statements.contains(statement) {
+                statements.append(statement)
+            }
+        }
+        for key in keys where ahead.written(key.kind.table.name, id: key.id) == nil {
+            add(ReadAhead.Statement(sql: Self.loadStatement(key.kind.table), values: [.text(key.id)], readsOneRecord: true))
+        }
+        for channelId in channelIds {
+            add(ReadAhead.Statement(sql: Self.membershipsStatement, values: [.text(channelId)], readsOneRecord: false))
+        }
+        guard !statements.isEmpty else { return }
+        let rows = try send(statements.map { query($0.sql, $0.values) })
+        for (statement, rows) in zip(statements, rows) { ahead.keep(statement, rows: rows) }
+        readAhead = ahead
+    }
+
+    /// Reads the record of a table by id (binding: the id).
+    static func loadStatement(_ table: RecordTable) -> String {
+        "SELECT \(table.columnList) FROM \(table.name) WHERE id = ?"
+    }
+
+    /// Reads the members of a channel and each one's membership (binding: the channel's id).
+    static let membershipsStatement = "SELECT userId, membership FROM \(ChannelMember.table.name) WHERE channelId = ?"
 }

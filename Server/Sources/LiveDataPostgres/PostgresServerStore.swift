@@ -22,8 +22,12 @@ import Synchronization
 ///   (see ``LockedWrite``) and takes sequence numbers, ids and timestamps from them; its
 ///   writes, whose answers nobody waits for, go with its next read or its `COMMIT`, in one trip
 ///   (postgres-nio sends queued statements in order without this thread waiting between them).
-///   A keyed message send is 9 trips (was 22 statements, each a trip of its own); a read
-///   transaction's `COMMIT` goes unwaited, with the next trip waiting for it.
+///   A read transaction's `COMMIT` goes unwaited, with the next trip waiting for it.
+/// - Reads ahead (see ``ReadAhead``): a write transaction reads back the records it wrote without
+///   a trip, and the reads named by `prepareToRead(records:membershipsOf:)` (an instance's
+///   catch-up of other instances' changes: their records, channels and memberships) go in one
+///   trip. A keyed message send is 8 trips (was 22 statements, each a trip of its own); the
+///   catch-up of another instance's send is 2 (was 5).
 /// - Notifications: a transaction that logged changes sends `pg_notify` on
 ///   ``notificationChannel`` before its `COMMIT`, so the notice goes out if and only if it commits.
 ///   ``PostgresChangeListener`` hears them for an instance.
@@ -43,23 +47,28 @@ public final class PostgresServerStore: ServerStore, @unchecked Sendable {
 
     private let configuration: PostgresConnection.Configuration
     private let eventLoopGroup: any EventLoopGroup
-    private let logger: Logger
-    private var connection: PostgresConnection?
+    let logger: Logger
+    var connection: PostgresConnection?
     private var connectionCount = 0
-    private var depth = 0
-    private var loggedChanges = false
+    var depth = 0
+    var loggedChanges = false
     /// Statements whose answers nobody waits for, sent before the next statement that is run.
-    private var deferred: [PostgresQuery] = []
+    var deferred: [PostgresQuery] = []
     /// Statements sent that nobody waited for (a read's `COMMIT`): the next trip waits for them too.
-    private var unconfirmed: [EventLoopFuture<PostgresQueryResult>] = []
+    var unconfirmed: [EventLoopFuture<PostgresQueryResult>] = []
     /// Change-log entries to insert, as their columns' values, sent (as one statement) with the deferred statements.
-    private var deferredEntries: [SQLiteValue] = []
+    var deferredEntries: [SQLiteValue] = []
     /// Each statement's SQL with numbered placeholders, by its SQL with `?`.
     private var numberedStatements: [String: String] = [:]
     /// The open write transaction's counters and clock, read once it took the change log's lock.
     var locked: LockedWrite?
+    /// In a transaction, the answers of its prepared reads and the records it wrote.
+    var readAhead: ReadAhead?
+    /// How many trips to the database the store has made: each time its thread waited for
+    /// answers. Read it on the store's thread, to measure (one trip is at least a network round trip).
+    public internal(set) var trips = 0
     /// See ``lastOwnSequence``.
-    private let ownSequence = Mutex<Int64>(0)
+    let ownSequence = Mutex<Int64>(0)
     /// Turns a row's values into a `SQLiteRow` for `CacheRecord.init(row:)`: `SELECT ?, ?, …`.
     private let decoder: SQLiteConnection
     private var decoderStatements: [Int: String] = [:]
@@ -136,7 +145,7 @@ public final class PostgresServerStore: ServerStore, @unchecked Sendable {
         assert(thread.isCurrent, "the PostgreSQL store is used off its thread")
     }
 
-    private func connected() throws -> PostgresConnection {
+    func connected() throws -> PostgresConnection {
         if let connection, !connection.isClosed { return connection }
         connection = nil
         guard depth == 0 else { throw PostgresStoreError.connectionLost("the connection was lost in a transaction") }
@@ -156,9 +165,13 @@ public final class PostgresServerStore: ServerStore, @unchecked Sendable {
 
     /// Runs one statement (`?` placeholders) and returns its rows; the writes waiting to be sent
     /// (see ``queue(_:_:)``) go first, in the same trip to the database.
+    ///
+    /// In a transaction, a read prepared earlier is answered from ``readAhead`` without a trip,
+    /// as long as nothing the transaction wrote since could have changed the answer.
     @discardableResult
-    func run(_ sql: String, _ values: [SQLiteValue] = []) throws -> [PostgresRow] {
-        try send([query(sql, values)])[0]
+    func run(_ sql: String, _ values: [SQLiteValue] = [], readsOneRecord: Bool = false) throws -> [PostgresRow] {
+        if let answer = readAhead?.answer(sql, values, readsOneRecord: readsOneRecord) { return answer }
+        return try send([query(sql, values)])[0]
     }
 
     /// Queues a statement whose answer nobody needs (a write, `BEGIN`): it is sent before the
@@ -171,6 +184,7 @@ public final class PostgresServerStore: ServerStore, @unchecked Sendable {
     /// Queues a change-log entry (see ``queue(_:_:)``): the entries of a trip go as one `INSERT`.
     func queueEntry(_ change: ChangeRecord, sequence: Int64) {
         onThread()
+        readAhead?.forget(afterWritingTo: "server_changelog")
         deferredEntries += [
             .integer(sequence), .text(change.key.kind.rawValue), .text(change.key.id), .bool(change.isRemoval),
             .optional(change.scope), .bool(change.isCreation), .optional(change.channelId),
@@ -179,7 +193,17 @@ public final class PostgresServerStore: ServerStore, @unchecked Sendable {
 
     /// Runs a statement whose answer nobody needs: in a transaction, queued (see
     /// ``queue(_:_:)``), so that it goes with the next statement or the commit; outside one, now.
-    func write(_ sql: String, _ values: [SQLiteValue] = []) throws {
+    ///
+    /// - Parameter row: the one record the statement writes (its table, its id, and the record,
+    ///   nil for a removal), which reads by id then answer without a trip (see ``ReadAhead``).
+    func write(
+        _ sql: String, _ values: [SQLiteValue] = [], row: (table: String, id: String, record: ReadAhead.Written)? = nil
+    ) throws {
+        if let row {
+            readAhead?.wrote(row.table, id: row.id, row.record)
+        } else {
+            readAhead?.forget(afterWriting: sql)
+        }
         guard depth > 0 else {
             try run(sql, values)
             return
@@ -193,7 +217,7 @@ public final class PostgresServerStore: ServerStore, @unchecked Sendable {
     static let tripSize = 256
 
     /// A statement with its `?` placeholders numbered for PostgreSQL.
-    private func query(_ sql: String, _ values: [SQLiteValue]) -> PostgresQuery {
+    func query(_ sql: String, _ values: [SQLiteValue]) -> PostgresQuery {
         let numbered = numberedStatements[sql] ?? {
             let numbered = PostgresDialect.numbered(sql).sql
             if numberedStatements.count >= 512 { numberedStatements.removeAll() }
@@ -207,7 +231,7 @@ public final class PostgresServerStore: ServerStore, @unchecked Sendable {
     /// the connection, with no wait on this thread between them) and returns the rows of each of
     /// `queries`. The first failure is thrown; PostgreSQL refuses the rest of an aborted transaction.
     @discardableResult
-    private func send(_ queries: [PostgresQuery]) throws -> [[PostgresRow]] {
+    func send(_ queries: [PostgresQuery]) throws -> [[PostgresRow]] {
         onThread()
         var batch = deferred
         deferred.removeAll()
@@ -222,6 +246,7 @@ public final class PostgresServerStore: ServerStore, @unchecked Sendable {
         deferredEntries.removeAll()
         batch += queries
         let connection = try connected()
+        trips += 1
         let futures = unconfirmed + batch.map { connection.query($0, logger: logger) }
         unconfirmed.removeAll()
         let results = try EventLoopFuture.whenAllComplete(futures, on: connection.eventLoop).wait()
@@ -261,139 +286,4 @@ public final class PostgresServerStore: ServerStore, @unchecked Sendable {
         }
         return record
     }
-
-    // MARK: Transactions
-
-    public func transaction<T>(_ body: () throws -> T) throws -> T {
-        try transaction(lockingChangeLog: true, body)
-    }
-
-    private func transaction<T>(lockingChangeLog: Bool, _ body: () throws -> T) throws -> T {
-        if depth > 0 { return try savepoint(body) }
-        return try notingOutcome { try outermostTransaction(lockingChangeLog: lockingChangeLog, body) }
-    }
-
-    private func outermostTransaction<T>(lockingChangeLog: Bool, _ body: () throws -> T) throws -> T {
-        // Connected before the transaction begins; a connection lost after this fails it.
-        _ = try connected()
-        queue("BEGIN")
-        depth = 1
-        loggedChanges = false
-        do {
-            if lockingChangeLog { try lockChangeLog() }
-            let result = try body()
-            try commit()
-            return result
-        } catch {
-            rollBack()
-            throw error
-        }
-    }
-
-    /// Takes the change log's counter row, on which the writers of every instance take turns,
-    /// then reads the counters and the clock (statements that begin once the lock is held, so
-    /// they see what the writer before committed), in one trip with the `BEGIN`.
-    private func lockChangeLog() throws {
-        let answers = try send([
-            query(LockedWrite.lockStatement, [.text(PostgresDialect.changeLogCounter)]),
-            query(LockedWrite.readStatement, []),
-        ])
-        locked = try LockedWrite(lockRows: answers[0], readRows: answers[1])
-    }
-
-    /// Sends the deferred writes, the counters and the clock written back, the notice of the
-    /// logged changes (so that it goes out if and only if they commit) and `COMMIT`, in one trip.
-    private func commit() throws {
-        var statements: [PostgresQuery] = []
-        if let locked {
-            let notice = loggedChanges ? (Self.notificationChannel, String(locked.changeLog)) : nil
-            if let writeBack = locked.writeBack(notifying: notice) {
-                statements.append(query(writeBack.sql, writeBack.values))
-            }
-        } else if loggedChanges {
-            statements.append(query(
-                "SELECT pg_notify(?, value::text) FROM server_counters WHERE name = ?",
-                [.text(Self.notificationChannel), .text(PostgresDialect.changeLogCounter)]))
-        }
-        statements.append(query("COMMIT", []))
-        try send(statements)
-        if let committed = locked?.changeLog {
-            ownSequence.withLock { $0 = max($0, committed) }
-        }
-        locked = nil
-        depth = 0
-    }
-
-    /// Forgets what the transaction had yet to send, and rolls it back.
-    private func rollBack() {
-        unconfirmed.removeAll()
-        deferred.removeAll()
-        deferredEntries.removeAll()
-        locked = nil
-        if let connection, !connection.isClosed {
-            _ = try? connection.query("ROLLBACK", logger: logger).wait()
-        }
-        depth = 0
-    }
-
-    private func savepoint<T>(_ body: () throws -> T) throws -> T {
-        let name = "s\(depth)"
-        // Sent now, with what was deferred before it: a rollback to it drops only later statements.
-        try run("SAVEPOINT \(name)")
-        let (lockedBefore, loggedBefore) = (locked, loggedChanges)
-        depth += 1
-        defer { depth -= 1 }
-        do {
-            let result = try body()
-            // Sent now: a deferred write of `body` that fails rolls back to the savepoint.
-            try run("RELEASE SAVEPOINT \(name)")
-            return result
-        } catch {
-            deferred.removeAll()
-            deferredEntries.removeAll()
-            (locked, loggedChanges) = (lockedBefore, loggedBefore)
-            _ = try? run("ROLLBACK TO SAVEPOINT \(name)")
-            throw error
-        }
-    }
-
-    public func readTransaction<T>(_ body: () throws -> T) throws -> T {
-        if depth > 0 { return try body() }
-        return try notingOutcome { try outermostReadTransaction(body) }
-    }
-
-    private func outermostReadTransaction<T>(_ body: () throws -> T) throws -> T {
-        _ = try connected()
-        queue("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
-        depth = 1
-        do {
-            let result = try body()
-            // Nothing to keep and the result is read: the next trip waits for it (failing if it failed).
-            queue("COMMIT")
-            let connection = try connected()
-            unconfirmed += deferred.map { connection.query($0, logger: logger) }
-            deferred.removeAll()
-            depth = 0
-            return result
-        } catch {
-            rollBack()
-            throw error
-        }
-    }
-
-    /// Runs an outermost transaction and notes how it ended for ``revealingStoreErrors(_:)``, when
-    /// the task runs in it: its ``PostgresStoreError`` if it failed with one, nothing otherwise.
-    private func notingOutcome<T>(_ transaction: () throws -> T) throws -> T {
-        do {
-            let result = try transaction()
-            Self.failureRecord?.note(nil)
-            return result
-        } catch {
-            Self.failureRecord?.note(error as? PostgresStoreError)
-            throw error
-        }
-    }
-
-    /// Notes that the open transaction logged a change, so that its commit is announced.
-    func noteLoggedChange() { loggedChanges = true }
 }

@@ -4,9 +4,10 @@ import LiveSocialServer
 import ServerTestSupport
 import Testing
 
-/// What the PostgreSQL store sends later: writes go with the next read or the commit, and the
-/// counters and the clock a write transaction took are written back at its commit. A failure or
-/// a rollback must come out as it would if every statement had been sent at once.
+/// What the PostgreSQL store sends later, and what it reads ahead: writes go with the next read
+/// or the commit, and the counters and the clock a write transaction took are written back at
+/// its commit; prepared reads go in one trip, and a record written reads back without one. A
+/// failure, a rollback or a read must come out as it would if every statement had been sent on its own.
 @Suite("PostgreSQL store transactions", .serialized)
 struct PostgresServerStoreTests {
     private static let change = ChangeRecord(SocialRecordKey(.user, "ada"), isRemoval: false, scope: nil)
@@ -79,6 +80,100 @@ struct PostgresServerStoreTests {
         }
         #expect(entries == taken.sequences)
         #expect(next == 3)
+    }
+
+    @Test func aWriteReadsBackWhatItWroteWithoutATripAndAReadOfATableItWroteGoesToTheDatabase() async throws {
+        let (store, location) = try await Self.open()
+        defer { Task { await Self.close(store, location) } }
+        try await Self.addUsers(["ada"], to: store)
+        struct Seen: Sendable, Equatable {
+            var about: String?
+            var membersBefore = 0
+            var membersAfter = 0
+        }
+        let (trips, seen) = try await store.thread.perform { () throws -> (Int, Seen) in
+            let before = store.trips
+            let seen = try store.transaction { () throws -> Seen in
+                try store.prepareToRead(records: [SocialRecordKey(.user, "ada")], membershipsOf: ["c"])
+                var seen = Seen()
+                guard var ada = try store.load(User.self, id: "ada") else { return seen }
+                seen.membersBefore = try store.channelMemberships(of: "c").count
+                ada.about = "rewritten"
+                try store.upsert(ada)
+                try store.upsert(ChannelMember(
+                    id: ChannelMember.makeID(channelId: "c", userId: "ada"), channelId: "c", userId: "ada", joinedAt: 1))
+                seen.about = try store.load(User.self, id: "ada")?.about
+                seen.membersAfter = try store.channelMemberships(of: "c").count
+                return seen
+            }
+            return (store.trips - before, seen)
+        }
+        #expect(seen == Seen(about: "rewritten", membersBefore: 0, membersAfter: 1))
+        // The lock; the prepared reads; the members after the writes (their table was written),
+        // with the writes; the commit. Reading ada back after her write costs none.
+        #expect(trips == 4)
+    }
+
+    @Test func aSavepointRolledBackTakesBackTheRecordsItWroteForLaterReads() async throws {
+        let (store, location) = try await Self.open()
+        defer { Task { await Self.close(store, location) } }
+        try await Self.addUsers(["ada"], to: store)
+        let (inside, committed) = try await store.thread.perform { () throws -> (String?, String?) in
+            let inside = try store.transaction { () throws -> String? in
+                guard var ada = try store.load(User.self, id: "ada") else { return nil }
+                ada.about = "kept"
+                try store.upsert(ada)
+                struct Refused: Error {}
+                _ = try? store.transaction { () throws -> Void in
+                    ada.about = "rolled back"
+                    try store.upsert(ada)
+                    try store.remove(SocialRecordKey(.user, "ada"))
+                    throw Refused()
+                }
+                return try store.load(User.self, id: "ada")?.about
+            }
+            return (inside, try store.load(User.self, id: "ada")?.about)
+        }
+        #expect(inside == "kept")
+        #expect(committed == "kept")
+    }
+
+    @Test func readsPreparedTogetherCostOneTripAndAnswerAsTheDatabaseWould() async throws {
+        let (store, location) = try await Self.open()
+        defer { Task { await Self.close(store, location) } }
+        try await Self.addUsers(["ada", "alan"], to: store)
+        try await store.thread.perform {
+            try store.transaction {
+                try store.upsert(ChannelMember(
+                    id: ChannelMember.makeID(channelId: "c", userId: "ada"), channelId: "c", userId: "ada", joinedAt: 1))
+            }
+        }
+        let users = [SocialRecordKey(.user, "ada"), SocialRecordKey(.user, "alan"), SocialRecordKey(.user, "nobody")]
+        let (trips, prepared, direct) = try await store.thread.perform {
+            () throws -> (Int, [String?], [String?]) in
+            func read() throws -> [String?] {
+                try users.map { try store.load(User.self, id: $0.id)?.id } + [try store.channelMemberships(of: "c").first?.userId]
+            }
+            let before = store.trips
+            let prepared = try store.readTransaction { () throws -> [String?] in
+                try store.prepareToRead(records: users, membershipsOf: ["c"])
+                return try read()
+            }
+            let trips = store.trips - before
+            return (trips, prepared, try store.readTransaction { try read() })
+        }
+        #expect(prepared == ["ada", "alan", nil, "ada"])
+        #expect(prepared == direct)
+        // The three records and the members in one trip; one each without preparing.
+        #expect(trips == 1)
+    }
+
+    private static func addUsers(_ ids: [String], to store: PostgresServerStore) async throws {
+        try await store.thread.perform {
+            try store.transaction {
+                for id in ids { try store.upsert(User(id: id, displayName: id, createdAt: 1, updatedAt: 1)) }
+            }
+        }
     }
 
     private static func open() async throws -> (PostgresServerStore, PostgresLocation) {

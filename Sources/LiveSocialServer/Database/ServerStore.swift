@@ -69,4 +69,14 @@ public protocol ServerStore: AnyObject {
     /// stored at or before `oldest`; call it in the write transaction of the request's changes,
     /// so that the answer and the data commit together or not at all.
     func storeIdempotentAnswer(_ answer: [UInt8], key: String, userId: String, at time: Double, keepingAfter oldest: Double) throws
+
+    /// Says which records and which channels' memberships the transaction under way is about to
+    /// read, so that a store that pays a round trip per read (PostgreSQL) fetches them in one.
+    /// What is read afterwards is the same as without it; outside a transaction, or in a store
+    /// that reads locally (SQLite, the default), it does nothing.
+    func prepareToRead(records keys: [SocialRecordKey], membershipsOf channelIds: [String]) throws
+}
+
+extension ServerStore {
+    public func prepareToRead(records keys: [SocialRecordKey], membershipsOf channelIds: [String]) throws {}
 }

@@ -93,6 +93,11 @@ extension EmbeddedServer {
     ) throws -> (events: [SocialEvent], audiences: [EventAudience], through: Int64) {
         guard hub.hasListeners else { return ([], [], max(sequence, try database.latestSequence())) }
         let entries = try database.changeEntries(after: sequence, scope: .all, limit: limit)
+        // The records, and for the audiences each channel and its memberships, in one trip where reads cost one.
+        let channelIds = Set(entries.compactMap { $0.key.kind == .channel ? $0.key.id : $0.channelId })
+        try database.prepareToRead(
+            records: entries.filter { !$0.isRemoval }.map(\.key) + channelIds.map { SocialRecordKey(.channel, $0) },
+            membershipsOf: channelIds.sorted())
         var states: [SocialRecordKey: SocialRecord?] = [:]
         var events: [SocialEvent] = []
         events.reserveCapacity(entries.count)
