@@ -96,8 +96,7 @@ extension PostgresServerStore {
         } catch {
             deferred.removeAll()
             deferredEntries.removeAll()
-            (locked, loggedChanges) = (lockedBefore, loggedBefore)
-            if let aheadBefore { readAhead?.rollBack(to: aheadBefore) }
+            (locked, loggedChanges, readAhead) = (lockedBefore, loggedBefore, aheadBefore)
             _ = try? run("ROLLBACK TO SAVEPOINT \(name)")
             throw error
         }

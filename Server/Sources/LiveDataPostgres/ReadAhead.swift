@@ -1,5 +1,4 @@
 import LiveRepository
-import LiveSocialServer
 import PostgresNIO
 
 /// What a transaction of ``PostgresServerStore`` knows without asking the database: the answers
@@ -11,7 +10,8 @@ import PostgresNIO
 /// - a record the transaction wrote (or removed) is read back as written, from ``written(_:id:)``;
 /// - any other answer that names a table the transaction wrote is forgotten, except the reads
 ///   of other records by id, which a write of one record cannot change;
-/// - a rollback to a savepoint takes back what was written after it (``rollBack(to:)``).
+/// - a rollback to a savepoint takes back what was written after it (the store puts back the
+///   value it had at the savepoint).
 struct ReadAhead {
     /// A read, by its SQL (`?` placeholders) and bindings.
     struct Statement: Hashable {
@@ -52,11 +52,6 @@ struct ReadAhead {
         guard !answers.isEmpty else { return }
         let name = Substring(table)
         answers = answers.filter { !$0.value.words.contains(name) || $0.key.readsOneRecord }
-    }
-
-    /// Takes back the answers and writes of `earlier` (a rollback to a savepoint).
-    mutating func rollBack(to earlier: ReadAhead) {
-        self = earlier
     }
 
     /// Forgets the answers that a write statement (other than one record's) could change: those

@@ -119,11 +119,7 @@ final class ChangeHub {
             }
         }
         for (listener, tableChange) in targets {
-            if prepared.isEmpty {
-                listener.cacheDidChange(tableChange)
-            } else {
-                listener.cacheDidChange(tableChange, prepared: prepared[ObjectIdentifier(listener)])
-            }
+            listener.cacheDidChange(tableChange, prepared: prepared[ObjectIdentifier(listener)])
         }
         guard !commitObservers.isEmpty else { return }
         let delivery = StoreChangeDelivery(external: external ?? change, notes: notes)
