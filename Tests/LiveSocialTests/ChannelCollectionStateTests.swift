@@ -142,7 +142,7 @@ import Testing
         #expect(state.connected() == .none)
         #expect(state.changeCommitted(sequence: 130) == .apply)
         #expect(state.catchUpRead() == .commitCatchUp)
-        state.catchUpFinished(through: 125, connected: true)
+        _ = state.catchUpFinished(through: 125, connected: true)
         #expect(state.sync.phase == .synced(point: 125, live: true))
     }
 

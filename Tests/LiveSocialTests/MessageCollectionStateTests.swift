@@ -128,9 +128,38 @@ import Testing
         _ = state.connected()
         state.catchUpFailed()
         #expect(state.connected() == .catchUp(since: 10))
-        state.catchUpFinished(through: 30, connected: true)
+        _ = state.catchUpFinished(through: 30, connected: true)
         #expect(state.sync.phase == .synced(point: 30, live: true))
         #expect(state.phase == .running)
+    }
+
+    @Test func aDropDuringACatchUpIsFollowedByWhatAReconnectionDoesOnceItEnds() {
+        var state = Self.running(through: 10)
+        state.disconnected()
+        #expect(state.connected() == .catchUp(since: 10))
+        state.disconnected()
+        #expect(state.connected() == .none, "a catch-up runs")
+        let owed = state.catchUpFinished(through: 30, connected: true)
+        #expect(owed == .catchUp(since: 30))
+        let caughtUp = state.catchUpFinished(through: 35, connected: true)
+        #expect(caughtUp == .none)
+        #expect(state.sync.phase == .synced(point: 35, live: true))
+        // A recovery that rebuilt the cache meanwhile: the owed pass is a reload.
+        state.disconnected()
+        _ = state.connected()
+        state.disconnected()
+        let rebuilt = state.externalCommit(rebuilt: true, connected: true)
+        #expect(rebuilt == .none, "a catch-up runs")
+        let reload = state.catchUpFinished(through: 40, connected: true)
+        #expect(reload == .reload)
+        // Still down when it ends: nothing now; the next connection decides.
+        var offline = Self.running(through: 10)
+        offline.disconnected()
+        _ = offline.connected()
+        offline.disconnected()
+        let ended = offline.catchUpFinished(through: 20, connected: false)
+        #expect(ended == .none)
+        #expect(offline.connected() == .catchUp(since: 20))
     }
 
     @Test func aCatchUpThatFailsWhileConnectedIsRetriedAfterAWaitUntilTheConnectionDrops() {

@@ -386,6 +386,39 @@ extension SocialClientTests {
         _ = token
     }
 
+    /// A catch-up outlives two drops: the events it held came from two connections, with a gap
+    /// between them that only the next pass reads. Applying the newer connection's events must
+    /// not move the point that pass starts from past the gap, even when the connection is down
+    /// again as the first pass ends and the next pass waits for the next reconnection.
+    @Test func aCatchUpThatOutlivesTwoDropsReadsTheGapBetweenThemOnTheNextReconnection() async throws {
+        let (server, api, client) = try await gatedClient()
+        let (feed, _, token) = try await feedWithASyncPoint(client, server)
+
+        api.send(.disconnected)
+        _ = try await server.perform(.createPost(targetType: .community, targetId: "swift", text: "first outage"), as: "alan")
+        api.holdNextLog()
+        api.send(.connected)
+        try await waitUntil { api.hasHeldLog }
+        // While the log is on its way: a drop, a change nobody streams, a new connection whose
+        // event is held, and a third drop.
+        api.send(.disconnected)
+        _ = try await server.perform(.createPost(targetType: .community, targetId: "swift", text: "second outage"), as: "alan")
+        api.send(.connected)
+        let after = try await server.perform(.createPost(targetType: .community, targetId: "swift", text: "after"), as: "alan")
+        client.apply(.created(try #require(after.records.first { $0.kind == .post }), sequence: after.sequence))
+        api.send(.disconnected)
+        try await waitUntil { !client.isConnected }
+        api.releaseLog()
+        try await waitUntil { client.lastEventSequence == after.sequence }
+        try await settle(client)
+        #expect(api.logRequests == 1, "no pass runs while the connection is down")
+
+        api.send(.connected)
+        try await waitUntil { feed.allObjects().contains { $0.text == "second outage" } }
+        #expect(feed.allObjects().prefix(4).map(\.text) == ["after", "second outage", "first outage", "first"])
+        _ = token
+    }
+
     @Test func aCatchUpThatTheServerFailsIsRetriedAfterAWaitWhileTheConnectionStaysUp() async throws {
         let (server, api, client) = try await gatedClient()
         let clock = ManualClock()

@@ -49,6 +49,34 @@ import Testing
         #expect(sync.point == 31)
     }
 
+    @Test func aConnectionThatDropsAndComesBackDuringACatchUpOwesAnotherFromWhereItEnded() {
+        var sync = SyncPoint()
+        sync.serverAnswered(through: 10, connected: true)
+        sync.disconnected()
+        #expect(sync.connected() == .catchUp(since: 10))
+        // The log may have been read before the drop: events of the time between are missed.
+        sync.disconnected()
+        #expect(sync.connected() == .none, "a catch-up runs")
+        #expect(sync.phase == .catchingUp(point: 10, dropped: true))
+        sync.changeCommitted(sequence: 40)
+        let owed = sync.catchUpFinished(through: 30, connected: true)
+        #expect(owed, "another catch-up is owed")
+        #expect(sync.phase == .synced(point: 30, live: false))
+        sync.changeCommitted(sequence: 41)
+        #expect(sync.connected() == .catchUp(since: 30))
+        let owedAgain = sync.catchUpFinished(through: 41, connected: true)
+        #expect(!owedAgain)
+        #expect(sync.phase == .synced(point: 41, live: true))
+        // Dropped and still down when it ends: the next connection catches up, as after any drop.
+        sync.disconnected()
+        _ = sync.connected()
+        sync.disconnected()
+        let owedOffline = sync.catchUpFinished(through: 50, connected: false)
+        #expect(!owedOffline)
+        #expect(sync.phase == .synced(point: 50, live: false))
+        #expect(sync.connected() == .catchUp(since: 50))
+    }
+
     @Test func aCatchUpThatEndsOfflineDoesNotFollowEvents() {
         var sync = SyncPoint()
         sync.serverAnswered(through: 10, connected: true)

@@ -312,7 +312,7 @@ extension ChannelCollection: ChatConnectionListener {
         }
         if case .caughtUp(let through) = outcome {
             catchUpRetries.reset()
-            state.catchUpFinished(through: through, connected: client.isConnected)
+            perform(state.catchUpFinished(through: through, connected: client.isConnected))
         } else {
             // The next reconnection tries again from the same point, and so does a retry after a
             // wait while the client is not known to be offline (the server failed, and the

@@ -183,9 +183,10 @@ struct ChannelCollectionState: Equatable {
         return .commitCatchUp
     }
 
-    /// The catch-up applied the change log up to `sequence`.
-    mutating func catchUpFinished(through sequence: Int64, connected: Bool) {
-        sync.catchUpFinished(through: sequence, connected: connected)
+    /// The catch-up applied the change log up to `sequence`; when the connection dropped and came
+    /// back while it ran, what a reconnection does follows.
+    mutating func catchUpFinished(through sequence: Int64, connected: Bool) -> Action {
+        sync.catchUpFinished(through: sequence, connected: connected) ? self.connected() : .none
     }
 
     /// The catch-up failed: the next connection tries again from the same point; so does a retry

@@ -214,7 +214,7 @@ extension MessageCollection: ChatConnectionListener {
         case .caughtUp(let through):
             if isDisposed { return }
             catchUpRetries.reset()
-            state.catchUpFinished(through: through, connected: client.isConnected)
+            perform(state.catchUpFinished(through: through, connected: client.isConnected))
         case .hugeGap:
             state.hugeGapFound()
             emit(.hugeGapDetected)

@@ -6,8 +6,10 @@
 /// `live`), each committed event moves the point forward. When the connection drops, events may
 /// be missed: the point stays where it is, and when the connection comes back the collection
 /// reads the change log from it (``Action/catchUp(since:)``); events that arrive during the
-/// catch-up do not move the point, since the log may still hold older changes. A catch-up that
-/// fails while the connection stays up (a server failure) is tried again after a wait
+/// catch-up do not move the point, since the log may still hold older changes. A connection that
+/// drops while a catch-up runs may miss events the log was read too early to hold: the catch-up
+/// ends with the point not live, and another one is owed once the connection is back. A catch-up
+/// that fails while the connection stays up (a server failure) is tried again after a wait
 /// (``Phase/waitingToRetry(point:)``), since no reconnection may ever come.
 struct SyncPoint: Equatable {
     enum Phase: Equatable {
@@ -16,8 +18,8 @@ struct SyncPoint: Equatable {
         /// Every change up to `point` is applied. `live`: real-time events have arrived without
         /// a break since, and each moves the point.
         case synced(point: Int64, live: Bool)
-        /// Reading the change log from `point`.
-        case catchingUp(point: Int64)
+        /// Reading the change log from `point`; `dropped` once the connection dropped meanwhile.
+        case catchingUp(point: Int64, dropped: Bool = false)
         /// A catch-up from `point` failed while the connection stayed up: it is tried again after
         /// a wait (``retryDue()``), or at once when the connection comes back.
         case waitingToRetry(point: Int64)
@@ -41,7 +43,7 @@ struct SyncPoint: Equatable {
     var point: Int64? {
         switch phase {
         case .unsynced: nil
-        case .synced(let point, _), .catchingUp(let point), .waitingToRetry(let point): point
+        case .synced(let point, _), .catchingUp(let point, _), .waitingToRetry(let point): point
         }
     }
 
@@ -76,7 +78,9 @@ struct SyncPoint: Equatable {
         case .waitingToRetry(let point):
             phase = .synced(point: point, live: false)
             return .stopRetrying
-        case .unsynced, .synced, .catchingUp:
+        case .catchingUp(let point, _):
+            phase = .catchingUp(point: point, dropped: true)
+        case .unsynced, .synced:
             break
         }
         return .none
@@ -102,10 +106,14 @@ struct SyncPoint: Equatable {
         return .catchUp(since: point)
     }
 
-    /// The catch-up applied the change log up to `sequence`.
-    mutating func catchUpFinished(through sequence: Int64, connected: Bool) {
-        guard case .catchingUp(let point) = phase else { return }
-        phase = .synced(point: max(point, sequence), live: connected)
+    /// The catch-up applied the change log up to `sequence`. Returns whether another is owed now:
+    /// the connection dropped while it ran and is back (`connected`), so the events of the time
+    /// between may be missed. The caller catches up again as on a reconnection (``connected()``).
+    @discardableResult
+    mutating func catchUpFinished(through sequence: Int64, connected: Bool) -> Bool {
+        guard case .catchingUp(let point, let dropped) = phase else { return false }
+        phase = .synced(point: max(point, sequence), live: connected && !dropped)
+        return connected && dropped
     }
 
     /// The catch-up failed (or was abandoned): the next connection tries again from the same
@@ -113,7 +121,7 @@ struct SyncPoint: Equatable {
     /// collection goes on).
     @discardableResult
     mutating func catchUpFailed(retrying: Bool = false) -> Action {
-        guard case .catchingUp(let point) = phase else { return .none }
+        guard case .catchingUp(let point, _) = phase else { return .none }
         phase = retrying ? .waitingToRetry(point: point) : .synced(point: point, live: false)
         return retrying ? .retryLater : .none
     }

@@ -9,8 +9,9 @@ struct CatchUpState {
     var isOwedAgain = false
     /// Real-time change events that arrived while the catch-up ran, in order.
     var held: [SocialEvent] = []
-    /// The sequence number the last failed catch-up had committed through: the next one starts
-    /// there, even when events applied since moved ``SocialClient/lastEventSequence`` past it.
+    /// Where the next catch-up starts, even when events applied since moved
+    /// ``SocialClient/lastEventSequence`` past it: the point the last failed catch-up had
+    /// committed through, or the end of one that the connection outlived (a gap may follow it).
     var resumePoint: Int64?
     /// The waits before the next try after catch-ups failed in a row while the client was not
     /// known to be offline (see ``SocialClient/retryPolicy``).
@@ -77,6 +78,11 @@ extension SocialClient {
             since = committed
             catchUpState.resumePoint = committed
         }
+        // Owed again: the connection dropped and came back meanwhile, so the held events came
+        // from two connections, with a gap between them that only the next pass reads. It starts
+        // here, however far the newer connection's events move the sync point before it runs
+        // (the connection may be down again now, and the pass wait for the next reconnection).
+        if catchUpState.isOwedAgain { catchUpState.resumePoint = since }
         catchUpState.isRunning = false
         let held = catchUpState.held
         catchUpState.held = []
