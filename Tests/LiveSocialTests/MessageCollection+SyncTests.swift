@@ -372,6 +372,26 @@ struct MessageCollectionSyncTests {
         #expect(cached == sent, "the cache keeps the message its event stored")
     }
 
+    // A write commits before the collection hears of it: an observer is told on the main actor,
+    // after the commit, and a page's answer can come in between. The page's write must still keep
+    // the row, which is newer than the page (here, a write with no note, which the collection
+    // never hears of: the answer to a send whose report is still on its way).
+    @Test func aMessageWrittenAfterThePageWasReadStaysThoughTheCollectionHasNotHeardOfIt() async throws {
+        let fixture = try await ClientFixture()
+        let (client, gate) = try fixture.gatedClient()
+        client.stopRealtime()
+        let collection = client.createMessageCollection(channelId: "general")
+        await gate.close()
+        let start = Task { await collection.start() }
+        await gate.waitUntilHolding(2)
+        let sent = try await fixture.sendAsOther("after the page was read")
+        try await client.store.write { try $0.upsert(sent) }
+        await gate.open()
+        #expect(await start.value.apiError == nil)
+        let cached = try await client.store.read { try Message.read(id: sent.id, from: $0) }
+        #expect(cached == sent, "the page's write keeps the message written after its request")
+    }
+
     // What events bring while a page loads wins over the page: a message that arrives during the last
     // `loadNext` joins the list (reported as added) and stays in the cache.
     @Test func aMessageArrivingWhileTheLastNextPageLoadsIsNotLost() async throws {

@@ -10,8 +10,8 @@ public final class CacheTransaction {
     public let connection: SQLiteConnection
     private(set) var change: StoreChange = [:]
     /// Rows touched by the write in progress: they join ``change`` only if that write succeeds.
-    private var current: [(table: String, rowid: Int64, id: String)] = []
-    private var currentWholeTables: [String] = []
+    private(set) var current: [(table: String, rowid: Int64, id: String)] = []
+    private(set) var currentWholeTables: [String] = []
 
     init(connection: SQLiteConnection) { self.connection = connection }
 

@@ -75,11 +75,13 @@ extension LiveStore {
         do {
             guard !preparers.isEmpty else {
                 guard let change = try changeLog.collect(connection: connection), !change.isEmpty else { return nil }
+                recordForMarks(change)
                 return (change, [:])
             }
             try connection.execute("BEGIN")
             defer { if !connection.isInAutocommitMode { try? connection.execute("COMMIT") } }
             guard let change = try changeLog.collect(connection: connection), !change.isEmpty else { return nil }
+            recordForMarks(change)
             return (change, preparers.prepare(change, connection: connection))
         } catch {
             return recoverIfDamaged(error).map { ($0, [:]) }
@@ -97,7 +99,10 @@ extension LiveStore {
         guard let changeLog, connection.isInAutocommitMode else { return try body(connection) }
         try connection.execute("BEGIN")
         defer { if !connection.isInAutocommitMode { try? connection.execute("COMMIT") } }
-        if let change = try changeLog.collect(connection: connection), !change.isEmpty { publishOnMain(change) }
+        if let change = try changeLog.collect(connection: connection), !change.isEmpty {
+            recordForMarks(change)
+            publishOnMain(change)
+        }
         return try body(connection)
     }
 
@@ -105,6 +110,8 @@ extension LiveStore {
     /// committed since the last look to `change`.
     func collectExternalChanges(into change: inout StoreChange) throws {
         guard let changeLog, let found = try changeLog.collect(connection: connection) else { return }
+        // Recorded at once: the write's own `idsChanged(in:since:)` sees them.
+        recordForMarks(found)
         change.merge(found) { $0.union($1) }
     }
 }

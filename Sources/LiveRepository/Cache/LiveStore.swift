@@ -33,7 +33,7 @@ import LiveData
 /// A damaged cache file never stops the app: see ``recovery``.
 public final class LiveStore: @unchecked Sendable {
     // `@unchecked Sendable`: `connection`, `migrator`, `changeLog` and `inBurst` are used only
-    // on `queue`; `lock` guards `pending`, `drainScheduled` and `lastRecovery`; `hub` is
+    // on `queue`; `lock` guards `pending`, `drainScheduled`, `marks` and `lastRecovery`; `hub` is
     // isolated to the main actor; `reader` and `memoryName` are immutable, and the reader confines
     // its connection to its own queue; `subscription` is set once in `init` and only read after; `lock` also guards
     // `checkScheduled`.
@@ -59,6 +59,9 @@ public final class LiveStore: @unchecked Sendable {
     let lock = NSLock()
     private var pending: [PendingWrite] = []
     private var drainScheduled = false
+    /// The marks that record what later writes change (see ``markWrites()``), held weakly: a
+    /// mark its owner let go of is forgotten; guarded by `lock`.
+    private var marks: [WeakMark] = []
     var lastRecovery: CacheRecovery?
     /// Whether a burst of writes has the big page cache; used only on `queue`.
     private var inBurst = false
@@ -79,6 +82,10 @@ public final class LiveStore: @unchecked Sendable {
     /// SQLite's page cache, in KiB: its default, and during a burst.
     static let defaultCacheKiB = 2_000
     static let burstCacheKiB = 32_768
+
+    private struct WeakMark {
+        weak var mark: WriteMark?
+    }
 
     private struct PendingWrite {
         /// Writes, and returns the write's note for the commit observers (see `enqueueWrite(noting:completion:)`).
@@ -199,15 +206,42 @@ public final class LiveStore: @unchecked Sendable {
         if schedule { queue.async { self.drain() } }
     }
 
+    /// A mark after every write queued so far: the transactions that take later writes record
+    /// their changes into it as they commit, until ``WriteMark/end()``. Take one before asking
+    /// the server for a page, and ask ``CacheTransaction/idsChanged(in:since:)`` in the write
+    /// that stores the page.
+    package func markWrites() -> WriteMark {
+        let mark = WriteMark(store: self)
+        lock.withLock {
+            marks.removeAll { $0.mark == nil }
+            marks.append(WeakMark(mark: mark))
+        }
+        return mark
+    }
+
+    /// On `queue`: records what other connections committed, found now, into every mark (they
+    /// may have committed after it).
+    func recordForMarks(_ change: StoreChange) {
+        let watching = lock.withLock { marks.compactMap(\.mark) }
+        for mark in watching { mark.record(change) }
+    }
+
+    /// Forgets `mark`: no commit records into it any more.
+    func forget(_ mark: WriteMark) {
+        lock.withLock { marks.removeAll { $0.mark == nil || $0.mark === mark } }
+    }
+
     /// On `queue`: commits every queued write in one transaction, then tells the main actor.
     private func drain() {
         // At most `maximumBatch` writes a transaction: a transaction larger than SQLite's page
         // cache spills pages to disk before it commits, and observers wait for its end.
-        let batch = lock.withLock {
+        // The marks made before the batch was taken may precede some of its writes: each records
+        // the batch's change once it commits.
+        let (batch, watching) = lock.withLock {
             let taken = Array(pending.prefix(Self.maximumBatch))
             pending.removeFirst(taken.count)
             if pending.isEmpty { drainScheduled = false } else { queue.async { self.drain() } }
-            return taken
+            return (taken, marks.compactMap(\.mark))
         }
         guard !batch.isEmpty else { return }
         // A burst (real-time events after a reconnect, say) gets a page cache big enough for its
@@ -268,6 +302,7 @@ public final class LiveStore: @unchecked Sendable {
         if failure == nil, !transaction.change.isEmpty { announceCommit() }
         var change = external.merging(failure == nil ? transaction.change : [:]) { $0.union($1) }
         if let failure, let rebuilt = recoverIfDamaged(failure) { (change, external) = (rebuilt, rebuilt) }
+        if !change.isEmpty { for mark in watching { mark.record(change) } }
         let notes = failure == nil ? noted.compactMap { outcomes[$0.index] == nil ? $0.note : nil } : []
         let results = outcomes.map { $0 ?? failure }
         let completions = batch.map(\.completion)

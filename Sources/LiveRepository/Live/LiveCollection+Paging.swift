@@ -51,17 +51,20 @@ extension LiveCollection {
         let limit = pageSize
         update(change: nil) { $0.loadingStatus = .loading }
         state.loading.changedSinceRequest = []
+        // What the store commits from now on, in its own order: the page's write asks it, since
+        // a commit can come before this collection hears of it.
+        let mark = store.markWrites()
         Task { [weak self] in
             let result: Result<RemotePage<Record>, any Error>
             do { result = .success(try await fetchPage(cursor, limit)) } catch { result = .failure(error) }
-            self?.serverAnswered(result, generation: generation)
+            self?.serverAnswered(result, generation: generation, since: mark)
         }
     }
 
-    private func serverAnswered(_ result: Result<RemotePage<Record>, any Error>, generation: Int) {
+    private func serverAnswered(_ result: Result<RemotePage<Record>, any Error>, generation: Int, since mark: WriteMark) {
         guard generation == state.loading.fetchGeneration else { return }
         guard state.loading.cacheFirst.isOpen else {
-            return state.loading.cacheFirst.hold { [weak self] in self?.serverAnswered(result, generation: generation) }
+            return state.loading.cacheFirst.hold { [weak self] in self?.serverAnswered(result, generation: generation, since: mark) }
         }
         switch result {
         case .failure(let error):
@@ -78,14 +81,19 @@ extension LiveCollection {
             let end: CollectionWindow.Boundary = page.nextCursor == nil ? .end : lastKey.map { .through($0) } ?? .end
             let records = page.records
             // Rows that changed after the request went out are as new as the page or newer: the
-            // page neither replaces nor removes them (their own changes keep them current).
-            let newer = state.loading.changedSinceRequest ?? []
+            // page neither replaces nor removes them (their own changes keep them current). The
+            // store's mark has them all, those this collection has not heard of yet included.
+            let heard = state.loading.changedSinceRequest ?? []
             state.loading.changedSinceRequest = nil
             if state.loading.held == nil { state.loading.held = (publicOrder(state.window.rows), []) }
+            let table = Record.table.name
             store.enqueueWrite({ transaction in
+                // Nil: the table changed in ways not tracked row by row, and any row may be new.
+                let written = transaction.idsChanged(in: table, since: mark)
+                let newer = heard.union(written ?? [])
                 try transaction.upsert(contentsOf: newer.isEmpty ? records : records.filter { !newer.contains($0.id) })
                 // An empty page that is not the last covers no known range: nothing is stale.
-                if !records.isEmpty || page.nextCursor == nil {
+                if written != nil, !records.isEmpty || page.nextCursor == nil {
                     try reader.deleteStale(after: start, through: end, keeping: records.map(\.id) + newer, in: transaction)
                 }
             }, completion: { [weak self] error in

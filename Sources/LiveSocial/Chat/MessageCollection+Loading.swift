@@ -103,6 +103,8 @@ extension MessageCollection {
         let (olderStart, newerStart) = startPositions
         beginLoad()
         defer { endLoad() }
+        let mark = client.store.markWrites()
+        defer { mark.end() }
         do {
             let api = client.api
             let sequence = try await api.latestSequence()
@@ -110,8 +112,8 @@ extension MessageCollection {
             async let before = api.fetchMessages(params.query(channelId: channelId, newestFirst: true), after: olderStart, limit: previous + 1)
             async let after = api.fetchMessages(params.query(channelId: channelId, newestFirst: false), after: newerStart, limit: next + 1)
             let (olderPage, newerPage, serverChannel) = try await (before, after, channel)
-            try await replace(olderPage, after: olderStart, newestFirst: true, keeping: previous, channel: serverChannel)
-            try await replace(newerPage, after: newerStart, newestFirst: false, keeping: next, channel: nil)
+            try await replace(olderPage, after: olderStart, newestFirst: true, keeping: previous, channel: serverChannel, since: mark)
+            try await replace(newerPage, after: newerStart, newestFirst: false, keeping: next, channel: nil, since: mark)
             guard !isDisposed else { return }
             let old = succeeded
             state.serverRead(
@@ -267,10 +269,12 @@ extension MessageCollection {
         // Then the server.
         beginLoad()
         defer { endLoad() }
+        let mark = client.store.markWrites()
+        defer { mark.end() }
         let page: [Message]
         do {
             page = try await client.api.fetchMessages(query, after: start, limit: size + 1)
-            try await replace(page, after: start, newestFirst: newestFirst, keeping: size, channel: nil)
+            try await replace(page, after: start, newestFirst: newestFirst, keeping: size, channel: nil, since: mark)
         } catch {
             if isDisposed { throw ChatError.disposed }
             guard !cachedPage.isEmpty else { throw error }
@@ -325,9 +329,13 @@ extension MessageCollection {
 
     /// Writes a server page to the cache and clears the cached messages it shows are gone: those
     /// listed between `start` and the page's last kept message (or beyond, when the page was the
-    /// last) that the server did not return. Pending messages and local edits are never touched.
+    /// last) that the server did not return. Pending messages and local edits are never touched,
+    /// nor are the messages written since `mark` (taken before the request went out): a sent
+    /// message's server copy, say, that the server stored after answering the page. The
+    /// collection may not have heard of them yet, so its `arrivals` alone cannot say.
     private func replace(
-        _ page: [Message], after start: MessagePosition, newestFirst: Bool, keeping size: Int, channel: Channel?
+        _ page: [Message], after start: MessagePosition, newestFirst: Bool, keeping size: Int, channel: Channel?,
+        since mark: WriteMark
     ) async throws {
         let query = params.query(channelId: channelId, newestFirst: newestFirst).cacheQuery
         let kept = page.prefix(size)
@@ -337,11 +345,14 @@ extension MessageCollection {
         // Messages changes brought meanwhile are newer than the page: keep them as they are.
         let protected = Set(arrivals.keys)
         try await client.store.write { transaction in
+            // Nil: the table changed in ways not tracked row by row, and any row may be new.
+            let written = transaction.idsChanged(in: Message.table.name, since: mark)
+            let newer = protected.union(written ?? [])
             // A page that keeps nothing proves nothing about the cache.
-            if size > 0 {
-                try transaction.deleteStale(query, after: start.tuple, through: end?.tuple, keeping: returned.union(protected))
+            if size > 0, written != nil {
+                try transaction.deleteStale(query, after: start.tuple, through: end?.tuple, keeping: returned.union(newer))
             }
-            for message in page where !protected.contains(message.id) {
+            for message in page where !newer.contains(message.id) {
                 try SocialRecord.message(message).store(in: transaction, ownerId: userId)
             }
             if let channel { try transaction.upsert(channel) }
