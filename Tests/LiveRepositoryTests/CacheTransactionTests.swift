@@ -68,6 +68,67 @@ struct Tag: CacheRecord {
         #expect(last == 4)  // n1, n2, n6, n7
     }
 
+    @Test func aServerPageKeepsTheRowsWrittenSinceItsMarkAndDeletesTheStaleOnes() async throws {
+        // n1…n6 by rank; n4 has a local change the server has not seen.
+        var notes = Note.numbered(6)
+        notes[3].syncState = .syncing
+        let store = try await makeNoteStore(notes)
+        let mark = store.markWrites()
+        // Written after the request went out: newer than the page, heard of or not.
+        try await store.write { transaction in
+            try transaction.upsert(Note(id: "n3", rank: 3, body: "arrived"))
+            try transaction.upsert(Note(id: "n5", rank: 5, body: "newer"))
+        }
+        // A first page through n6 that returned n1, n5 (an older copy) and n6.
+        let page = [Note(id: "n1", rank: 1, body: "server"), Note(id: "n5", rank: 5, body: "older"), Note(id: "n6", rank: 6, body: "server")]
+        let inbox = CacheQuery<Note>([.equals("folder", .text("inbox"))], orderBy: "rank")
+        try await store.write { transaction in
+            try transaction.storeServerPage(page, of: inbox, after: nil, through: (.int(6), "n6"), since: mark)
+        }
+        let left = try await store.read { try Note.read(CacheQuery<Note>(orderBy: "rank"), from: $0) }
+        // n2 is stale; n3 and n5 stay as written after the mark; n4 is a local change.
+        #expect(left.map(\.id) == ["n1", "n3", "n4", "n5", "n6"])
+        #expect(left.map(\.body) == ["server", "arrived", "note 4", "newer", "server"])
+    }
+
+    @Test func aServerPageAfterATableChangedWholeDeletesNothingAndKeepsTheTrackedRows() async throws {
+        let store = try await makeNoteStore(Note.numbered(4))
+        let mark = store.markWrites()
+        try await store.write { transaction in
+            try transaction.execute("UPDATE notes SET body = 'raw' WHERE id = 'n4'", touching: Note.table.name)
+            try transaction.upsert(Note(id: "n2", rank: 2, body: "tracked"))
+        }
+        // A last page that returned n1 and n2 only: n3 and n4 may be new, so nothing goes.
+        let page = [Note(id: "n1", rank: 1, body: "server"), Note(id: "n2", rank: 2, body: "server")]
+        try await store.write { transaction in
+            try transaction.storeServerPage(page, of: CacheQuery<Note>(orderBy: "rank"), after: nil, through: nil, since: mark)
+        }
+        let left = try await store.read { try Note.read(CacheQuery<Note>(orderBy: "rank"), from: $0) }
+        #expect(left.map(\.id) == ["n1", "n2", "n3", "n4"])
+        #expect(left.map(\.body) == ["server", "tracked", "note 3", "raw"])
+    }
+
+    @Test func aServerPageThatProvesNothingDeletesNothingAndStoresThroughTheGivenWrite() async throws {
+        let store = try await makeNoteStore(Note.numbered(3))
+        let mark = store.markWrites()
+        try await store.write { try $0.upsert(Note(id: "n2", rank: 2, body: "newer")) }
+        let page = [Note(id: "n2", rank: 2, body: "older"), Note(id: "n9", rank: 9, body: "server")]
+        let stored = try await store.write { transaction in
+            var stored: [String] = []
+            try transaction.storeServerPage(page, of: CacheQuery<Note>(orderBy: "rank"), after: nil, through: nil,
+                                            provesRange: false, since: mark) { notes in
+                stored = notes.map(\.id)
+                try transaction.upsert(contentsOf: notes.map { Note(id: $0.id, rank: $0.rank, body: $0.body + " (stored)") })
+            }
+            return stored
+        }
+        // The given write gets the records the page may replace: not n2, written since the mark.
+        #expect(stored == ["n9"])
+        let left = try await store.read { try Note.read(CacheQuery<Note>(orderBy: "rank"), from: $0) }
+        #expect(left.map(\.id) == ["n1", "n2", "n3", "n9"])
+        #expect(left.map(\.body) == ["note 1", "newer", "note 3", "server (stored)"])
+    }
+
     @Test func deleteReportsWhetherARowWasDeleted() async throws {
         let store = try await makeNoteStore([Note(id: "a", rank: 1)])
         let results = try await store.write { transaction in

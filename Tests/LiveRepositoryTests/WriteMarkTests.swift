@@ -7,11 +7,13 @@ import Testing
 /// write that stores a server page asks it (the page's observers may not have heard of those
 /// writes yet).
 @Suite(.timeLimit(.minutes(1))) struct WriteMarkTests {
-    /// `idsChanged(in:since:)` for the notes table, asked in a write of `store`.
+    /// `changes(in:since:)` for the notes table, asked in a write of `store`: the ids, or nil
+    /// when the table changed whole.
     func notesChanged(in store: LiveStore, since mark: WriteMark, writing note: Note? = nil) async throws -> Set<String>? {
         try await store.write { transaction in
             if let note { try transaction.upsert(note) }
-            return transaction.idsChanged(in: Note.table.name, since: mark)
+            let change = transaction.changes(in: Note.table.name, since: mark)
+            return change.isWholeTable ? nil : change.ids
         }
     }
 

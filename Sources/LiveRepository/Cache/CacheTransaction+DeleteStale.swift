@@ -54,20 +54,3 @@ extension CacheTransaction {
         return text + "]"
     }
 }
-
-extension CacheTransaction {
-    /// The ids of the rows of `table` that writes queued after `mark` changed: the transactions
-    /// committed since, and this transaction's writes so far (which may include some queued
-    /// before the mark). Nil when one of them changed the table in a way not tracked row by row
-    /// (raw SQL, a rebuilt cache): then any row may be new.
-    ///
-    /// A write that stores a server page keeps these rows as they are: they are as new as the
-    /// page or newer, though the page's observers may not have heard of them yet.
-    package func idsChanged(in table: String, since mark: WriteMark) -> Set<String>? {
-        var changed = mark.committed(in: table) ?? TableChange()
-        if let own = change[table] { changed.formUnion(own) }
-        if currentWholeTables.contains(table) { return nil }
-        for row in current where row.table == table { changed.ids.insert(row.id) }
-        return changed.isWholeTable ? nil : changed.ids
-    }
-}

@@ -110,7 +110,7 @@ extension LiveStore {
     /// committed since the last look to `change`.
     func collectExternalChanges(into change: inout StoreChange) throws {
         guard let changeLog, let found = try changeLog.collect(connection: connection) else { return }
-        // Recorded at once: the write's own `idsChanged(in:since:)` sees them.
+        // Recorded at once: the write's own `changes(in:since:)` sees them.
         recordForMarks(found)
         change.merge(found) { $0.union($1) }
     }

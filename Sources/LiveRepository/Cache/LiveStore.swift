@@ -208,8 +208,8 @@ public final class LiveStore: @unchecked Sendable {
 
     /// A mark after every write queued so far: the transactions that take later writes record
     /// their changes into it as they commit, until ``WriteMark/end()``. Take one before asking
-    /// the server for a page, and ask ``CacheTransaction/idsChanged(in:since:)`` in the write
-    /// that stores the page.
+    /// the server for a page, and store the page with
+    /// ``CacheTransaction/storeServerPage(_:of:after:through:provesRange:since:storing:)``.
     package func markWrites() -> WriteMark {
         let mark = WriteMark(store: self)
         lock.withLock {

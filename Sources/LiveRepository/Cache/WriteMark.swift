@@ -9,8 +9,9 @@ import LiveData
 /// has, since the observer could not have noted it yet. A mark knows in the store's own order:
 /// every transaction that took writes queued after ``LiveStore/markWrites()`` records its change
 /// here when it commits (on the store's queue, before anything is delivered), and a write asks
-/// ``CacheTransaction/idsChanged(in:since:)`` inside its own transaction, which adds the writes
-/// before it in the same transaction.
+/// ``CacheTransaction/changes(in:since:)`` inside its own transaction, which adds the writes
+/// before it in the same transaction (``CacheTransaction/storeServerPage(_:of:after:through:provesRange:since:storing:)``
+/// does so).
 ///
 /// A transaction that mixed writes from before the mark with writes after it counts whole, so the
 /// ids can be more than those written after the mark, never fewer. The store holds its marks

@@ -59,13 +59,14 @@ struct WindowReader<Record: CacheRecord>: Sendable {
         return (condition, bindings)
     }
 
-    /// Deletes the cached rows of a server page's range that the page did not return; see
-    /// ``CacheTransaction/deleteStale(_:after:through:keeping:)``.
-    func deleteStale(after key: RowKey?, through boundary: CollectionWindow.Boundary, keeping ids: [String],
-                     in transaction: CacheTransaction) throws {
+    /// Stores a server page of the rows after `key` through `boundary`, requested after `mark`;
+    /// see ``CacheTransaction/storeServerPage(_:of:after:through:provesRange:since:storing:)``.
+    func storeServerPage(_ records: [Record], after key: RowKey?, through boundary: CollectionWindow.Boundary,
+                         provesRange: Bool, since mark: WriteMark, in transaction: CacheTransaction) throws {
         let end: RowKey? = if case .through(let last) = boundary { last } else { nil }
-        try transaction.deleteStale(
-            anchorOrder, after: key.map { ($0.value, $0.id) }, through: end.map { ($0.value, $0.id) }, keeping: ids)
+        try transaction.storeServerPage(
+            records, of: anchorOrder, after: key.map { ($0.value, $0.id) }, through: end.map { ($0.value, $0.id) },
+            provesRange: provesRange, since: mark)
     }
 
     /// The key of a record in this query's order.

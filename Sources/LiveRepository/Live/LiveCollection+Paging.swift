@@ -50,7 +50,6 @@ extension LiveCollection {
         let generation = state.loading.fetchGeneration
         let limit = pageSize
         update(change: nil) { $0.loadingStatus = .loading }
-        state.loading.changedSinceRequest = []
         // What the store commits from now on, in its own order: the page's write asks it, since
         // a commit can come before this collection hears of it.
         let mark = store.markWrites()
@@ -80,22 +79,12 @@ extension LiveCollection {
             let lastKey = page.records.last.map(reader.key(of:))
             let end: CollectionWindow.Boundary = page.nextCursor == nil ? .end : lastKey.map { .through($0) } ?? .end
             let records = page.records
-            // Rows that changed after the request went out are as new as the page or newer: the
-            // page neither replaces nor removes them (their own changes keep them current). The
-            // store's mark has them all, those this collection has not heard of yet included.
-            let heard = state.loading.changedSinceRequest ?? []
-            state.loading.changedSinceRequest = nil
+            // An empty page that is not the last covers no known range: nothing is stale.
+            let provesRange = !records.isEmpty || page.nextCursor == nil
             if state.loading.held == nil { state.loading.held = (publicOrder(state.window.rows), []) }
-            let table = Record.table.name
             store.enqueueWrite({ transaction in
-                // Nil: the table changed in ways not tracked row by row, and any row may be new.
-                let written = transaction.idsChanged(in: table, since: mark)
-                let newer = heard.union(written ?? [])
-                try transaction.upsert(contentsOf: newer.isEmpty ? records : records.filter { !newer.contains($0.id) })
-                // An empty page that is not the last covers no known range: nothing is stale.
-                if written != nil, !records.isEmpty || page.nextCursor == nil {
-                    try reader.deleteStale(after: start, through: end, keeping: records.map(\.id) + newer, in: transaction)
-                }
+                // The rows written since `mark` stay as they are, heard of here yet or not.
+                try reader.storeServerPage(records, after: start, through: end, provesRange: provesRange, since: mark, in: transaction)
             }, completion: { [weak self] error in
                 self?.serverPageStored(page, lastKey: lastKey, error: error, generation: generation)
             })

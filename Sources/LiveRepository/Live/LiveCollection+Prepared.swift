@@ -44,7 +44,6 @@ extension LiveCollection {
             cacheDidChange(change)
             return
         }
-        state.loading.changedSinceRequest?.formUnion(change.ids)
         leftIdle()
         state.loading.jobs.startPrepared()
         finish(.refresh(rowids: change.rowids, wholeTable: change.isWholeTable), .success(prepared.outcome))

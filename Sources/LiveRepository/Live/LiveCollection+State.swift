@@ -34,10 +34,6 @@ extension LiveCollection {
         var resets = 0
         /// Server pages asked for by `nextPage()`/`previousPage()` while another was loading.
         var wantedServerPages = 0
-        /// While a server page is requested: the ids of this table's rows that changed in the
-        /// cache since (a real-time event, say). The page may have been served before those
-        /// changes, so it must not undo them.
-        var changedSinceRequest: Set<String>?
         /// While a server page is being stored: the rows observers saw last, and the rows touched
         /// since. The page's own writes then reach observers as one delivery, with the fresh
         /// status.

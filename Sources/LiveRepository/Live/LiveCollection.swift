@@ -199,7 +199,6 @@ extension LiveCollection: CacheChangeListener {
         if change.isRebuilt {
             resetPage()
         } else {
-            state.loading.changedSinceRequest?.formUnion(change.ids)
             schedule(.refresh(rowids: change.rowids, wholeTable: change.isWholeTable))
         }
     }

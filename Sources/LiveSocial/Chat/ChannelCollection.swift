@@ -137,21 +137,14 @@ public final class ChannelCollection {
     /// Writes a server page to the cache and deletes the cached channels it shows are gone: those
     /// listed between where the server's previous page ended and the page's last channel (or
     /// beyond, when the page was the last) that it did not return. Channels written since `mark`
-    /// (taken before the request went out) are newer than it, whether the collection heard of
-    /// them yet (`arrivals`) or not: they are kept as they are.
+    /// (taken before the request went out) are newer than the page, whether the collection heard
+    /// of them yet (`arrivals`) or not: they are kept as they are.
     private func replace(_ page: RemotePage<Channel>, after place: Place?, since mark: WriteMark) async throws {
         let cacheQuery = query.cacheQuery
         let start = place.map { (sortValue: SQLiteValue.real($0.activity), id: $0.id) }
         let end = page.nextCursor == nil ? nil : page.records.last.map(Self.position(of:))
-        let protected = Set(arrivals.keys)
         try await client.store.write { transaction in
-            // Nil: the table changed in ways not tracked row by row, and any row may be new.
-            let written = transaction.idsChanged(in: Channel.table.name, since: mark)
-            let newer = protected.union(written ?? [])
-            if written != nil {
-                try transaction.deleteStale(cacheQuery, after: start, through: end, keeping: page.records.map(\.id) + newer)
-            }
-            try transaction.upsert(contentsOf: page.records.filter { !newer.contains($0.id) })
+            try transaction.storeServerPage(page.records, of: cacheQuery, after: start, through: end, since: mark)
         }
     }
 

@@ -330,30 +330,21 @@ extension MessageCollection {
     /// Writes a server page to the cache and clears the cached messages it shows are gone: those
     /// listed between `start` and the page's last kept message (or beyond, when the page was the
     /// last) that the server did not return. Pending messages and local edits are never touched,
-    /// nor are the messages written since `mark` (taken before the request went out): a sent
-    /// message's server copy, say, that the server stored after answering the page. The
-    /// collection may not have heard of them yet, so its `arrivals` alone cannot say.
+    /// nor are the messages written since `mark` (taken before the request went out), such as a
+    /// sent message's server copy that the server stored after answering the page: see
+    /// ``CacheTransaction/storeServerPage(_:of:after:through:provesRange:since:storing:)``.
     private func replace(
         _ page: [Message], after start: MessagePosition, newestFirst: Bool, keeping size: Int, channel: Channel?,
         since mark: WriteMark
     ) async throws {
         let query = params.query(channelId: channelId, newestFirst: newestFirst).cacheQuery
-        let kept = page.prefix(size)
-        let end = page.count > size ? kept.last.map(MessagePosition.init(of:)) : nil
-        let returned = Set(page.map(\.id))
+        let end = page.count > size ? page.prefix(size).last.map(MessagePosition.init(of:)) : nil
         let userId = client.userId
-        // Messages changes brought meanwhile are newer than the page: keep them as they are.
-        let protected = Set(arrivals.keys)
         try await client.store.write { transaction in
-            // Nil: the table changed in ways not tracked row by row, and any row may be new.
-            let written = transaction.idsChanged(in: Message.table.name, since: mark)
-            let newer = protected.union(written ?? [])
             // A page that keeps nothing proves nothing about the cache.
-            if size > 0, written != nil {
-                try transaction.deleteStale(query, after: start.tuple, through: end?.tuple, keeping: returned.union(newer))
-            }
-            for message in page where !newer.contains(message.id) {
-                try SocialRecord.message(message).store(in: transaction, ownerId: userId)
+            try transaction.storeServerPage(page, of: query, after: start.tuple, through: end?.tuple, provesRange: size > 0,
+                                            since: mark) { messages in
+                for message in messages { try SocialRecord.message(message).store(in: transaction, ownerId: userId) }
             }
             if let channel { try transaction.upsert(channel) }
         }
