@@ -39,4 +39,35 @@ import Testing
         try second.execute("INSERT INTO t VALUES (1)")
         try await wakes.next()
     }
+
+    @Test func theSlowCheckIsTheChannelsAndRunsAtTheShortestIntervalItsSubscribersAsk() async throws {
+        let directory = try TemporaryDirectory()
+        let url = directory.file("watched.sqlite")
+        let writer = try SQLiteConnection(location: .file(url))
+        defer { writer.close() }
+        try writer.execute("CREATE TABLE t (x)")
+        let monitor = ExternalChangeMonitor()
+        let wakes = Deliveries<String>()
+        let quiet = try #require(monitor.subscribe(file: url, detection: .wakeUps(checkingEvery: nil)) {
+            Task { @MainActor in wakes.record("quiet") }
+        })
+        defer { monitor.unsubscribe(quiet) }
+        #expect(monitor.readsChannel(of: url) && monitor.timerCount == 0)
+        // A subscriber that asks for a slow check every 5 ms: the channel's thread makes it, for
+        // both, and finds a commit that woke no one (a raw SQLite writer's).
+        let checking = try #require(monitor.subscribe(file: url, detection: .wakeUps(checkingEvery: .milliseconds(5))) {
+            Task { @MainActor in wakes.record("checking") }
+        })
+        defer { monitor.unsubscribe(checking) }
+        #expect(monitor.timerCount == 0)
+        try writer.execute("INSERT INTO t VALUES (1)")
+        let first = try await wakes.next()
+        let second = try await wakes.next()
+        #expect(Set([first, second]) == ["quiet", "checking"])
+        // A polling subscriber of the same file runs the timer.
+        let polling = try #require(monitor.subscribe(file: url, detection: .polling(every: .milliseconds(5))) {})
+        #expect(monitor.timerCount == 1)
+        monitor.unsubscribe(polling)
+        #expect(monitor.timerCount == 0)
+    }
 }

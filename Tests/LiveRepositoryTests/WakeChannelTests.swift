@@ -1,4 +1,5 @@
 import Foundation
+import LiveData
 import TestSupport
 @testable import LiveRepository
 import Testing
@@ -40,7 +41,8 @@ import Darwin
         try makePipe("\(me)-2.new", in: folder)
         try makePipe("\(me)-3.new", in: folder, age: Int(WakeChannel.abandonedAfter) + 60)
         try makePipe("\(Self.deadPID)-4.fifo", in: folder)
-        let reader = try #require(WakeChannel(file: directory.file("shared.sqlite")) {})
+        let channel = WakeChannel(file: directory.file("shared.sqlite"), wake: {}, look: {}, finished: {})
+        let reader = try #require(channel)
         defer { reader.close() }
         // Opening the channel cleaned up: what is left is the live pipes.
         let readerName = URL(fileURLWithPath: reader.path).lastPathComponent
@@ -56,7 +58,8 @@ import Darwin
         let directory = try TemporaryDirectory()
         let file = directory.file("shared.sqlite")
         let woken = DispatchSemaphore(value: 0)
-        let reader = try #require(WakeChannel(file: file) { woken.signal() })
+        let channel = WakeChannel(file: file, wake: { woken.signal() }, look: {}, finished: {})
+        let reader = try #require(channel)
         // Another process's commit: one byte in every pipe of the folder.
         WakeChannel.announce(folder: WakeChannel.folder(of: file), skipping: nil)
         #expect(woken.wait(timeout: .now() + 10) == .success)
@@ -66,6 +69,29 @@ import Darwin
         // Closed, its pipe is gone: a writer finds no one to wake.
         reader.close()
         #expect(WakeChannel.fifoNames(in: WakeChannel.folder(of: file)).isEmpty)
+    }
+
+    @Test func aQuietPipeIsLookedAtAfterItsIntervalAndClosingWaitsForTheThreadToEnd() throws {
+        let directory = try TemporaryDirectory()
+        let looked = DispatchSemaphore(value: 0)
+        let finished = LockedState(0)
+        let channel = WakeChannel(
+            file: directory.file("shared.sqlite"), wake: {}, look: { looked.signal() },
+            finished: { finished.withLock { $0 += 1 } })
+        let reader = try #require(channel)
+        // An hour, then five milliseconds: the new interval takes effect at once, not after the
+        // hour (the suite's time limit would end the test first).
+        reader.lookInterval = .seconds(3_600)
+        reader.lookInterval = .milliseconds(5)
+        #expect(reader.lookInterval == .milliseconds(5))
+        #expect(looked.wait(timeout: .now() + 10) == .success)
+        // Looked at again while it stays quiet.
+        #expect(looked.wait(timeout: .now() + 10) == .success)
+        // Closing returns once the thread ran `finished` (once), not before.
+        reader.close(waiting: true)
+        #expect(finished.withLock { $0 } == 1)
+        reader.close(waiting: true)
+        #expect(finished.withLock { $0 } == 1)
     }
 
     @Test func aWriterDeletesThePipeOfAReaderThatDied() throws {

@@ -18,8 +18,9 @@
 /// - ``off``: checks only when asked, or along with the store's own reads and writes.
 ///
 /// Whatever the setting, a store's commits wake the others. All the stores and servers of one
-/// process share one reader of the pipes per file and one timer, which runs at the shortest
-/// interval any of them asks for. See <doc:SharingACacheFile>.
+/// process share one reader of the pipes per file, which also makes the slow check at the shortest
+/// interval any of them asks for, once the pipe stayed quiet that long; those that poll share one
+/// timer. See <doc:SharingACacheFile>.
 ///
 /// ```swift
 /// let store = try LiveStore(location: .file(groupURL), migrations: migrations)   // .default

@@ -7,16 +7,20 @@ import Foundation
 ///
 /// A subscriber gives a `wake` closure, called when the file may have changed: a wake-up from
 /// another process (on the channel's reading thread), a commit of another subscriber of this
-/// process (on the committing subscriber's thread), or a tick of the timer that found the file's
-/// data version changed (on the monitor's queue). It must only schedule its check, never run it
-/// there, nor block: the wake-up reaches it with no hand-off to another thread before its own. The timer runs at the shortest interval any subscriber asks for:
-/// with a channel, the slow check for writers that do not announce themselves; without one (it
-/// could not be made), the polling interval. A tick reads `PRAGMA data_version` once per file, on
-/// a read-only connection of the monitor's own that never waits for a lock
-/// (``DataVersionReader``), and wakes the file's subscribers only when it changed.
+/// process (on the committing subscriber's thread), or a look that found the file's data version
+/// changed. It must only schedule its check, never run it there, nor block: the wake-up reaches
+/// it with no hand-off to another thread before its own.
+///
+/// A look reads `PRAGMA data_version` once per file, on a read-only connection of the monitor's
+/// own that never waits for a lock (``DataVersionCheck``), and wakes the file's subscribers only
+/// when it changed. The looks for writers that do not announce themselves (the slow check) are
+/// made by the channel's reading thread, when the channel stayed quiet for the shortest interval
+/// the file's subscribers ask for: a process that only waits has no timer. The timer serves the
+/// subscribers that poll (set to ``ExternalChangeDetection/polling(every:)``, or whose file's
+/// channel could not be made), at the shortest interval any of them asks for, on `queue`.
 ///
 /// `@unchecked Sendable`: `lock` guards `files`, `timer`, `timerInterval`, `nextID` and `announcing`;
-/// `checkers` is used only on `queue`.
+/// `checkers` is used only on `queue`; a ``ChannelLook`` only on its channel's reading thread.
 package final class ExternalChangeMonitor: @unchecked Sendable {
     /// The process's monitor.
     package static let shared = ExternalChangeMonitor()
@@ -42,11 +46,12 @@ package final class ExternalChangeMonitor: @unchecked Sendable {
         var channelWakes = 0
     }
 
-    /// What reads a file's data version for the timer (nil: to be opened at the next tick), and
-    /// the version last read.
-    private struct Checker {
-        var reader: DataVersionReader?
-        var version: Int64?
+    /// The slow check of a file with a channel, made on the channel's reading thread.
+    ///
+    /// `@unchecked Sendable`: `check` is read before the thread starts and then used only on it.
+    private final class ChannelLook: @unchecked Sendable {
+        var check: DataVersionCheck
+        init(_ check: DataVersionCheck) { self.check = check }
     }
 
     let queue = DispatchQueue(label: "LiveRepository.ExternalChangeMonitor", qos: .userInitiated)
@@ -57,7 +62,7 @@ package final class ExternalChangeMonitor: @unchecked Sendable {
     private var timerInterval: Duration?
     private var nextID = 0
     private var announcing = true
-    private var checkers: [String: Checker] = [:]
+    private var checkers: [String: DataVersionCheck] = [:]
 
     init() {
         queue.setSpecific(key: onQueue, value: true)
@@ -70,62 +75,84 @@ package final class ExternalChangeMonitor: @unchecked Sendable {
     ) -> Subscription? {
         guard detection.watches else { return nil }
         let path = file.standardizedFileURL.path
-        let (subscription, isFirst) = lock.withLock {
-            var watched = files[path] ?? Watched(url: file)
-            if detection.wakesUp, watched.channel == nil {
-                watched.channel = WakeChannel(file: file) { [weak self] in self?.channelWoke(path) }
+        // The slow check's baseline is read before the channel's thread starts, and before this
+        // returns, so that it sees every later commit; outside `lock`, as it may wait for a lock
+        // of the file's. Read again when the file turns out to need a channel after all.
+        var look: ChannelLook?
+        while true {
+            let subscribed = lock.withLock { () -> (Subscription, timed: Bool)? in
+                var watched = files[path] ?? Watched(url: file)
+                if detection.wakesUp, watched.channel == nil {
+                    guard let look else { return nil }
+                    watched.channel = WakeChannel(
+                        file: file, wake: { [weak self] in self?.channelWoke(path) },
+                        look: { [weak self] in if look.check.changed() { self?.wakeSubscribers(of: path, wakingUp: true) } },
+                        finished: { look.check.close() })
+                }
+                nextID += 1
+                watched.subscribers[nextID] = Subscriber(detection: detection, wake: wake)
+                files[path] = watched
+                reschedule()
+                return (Subscription(id: nextID, path: path), Self.isTimed(detection, channel: watched.channel))
             }
-            nextID += 1
-            watched.subscribers[nextID] = Subscriber(detection: detection, wake: wake)
-            files[path] = watched
-            rescheduleTimer()
-            return (Subscription(id: nextID, path: path), watched.subscribers.count == 1)
+            guard let (subscription, timed) = subscribed else {
+                look = ChannelLook(DataVersionCheck(path: path, patience: Self.baselinePatienceMilliseconds))
+                continue
+            }
+            // The timer's baseline, likewise.
+            if timed { queue.sync { openChecker(path) } }
+            return subscription
         }
-        // The timer's baseline is read before this returns, so that it sees every later commit.
-        if isFirst { queue.sync { openChecker(path) } }
-        return subscription
     }
 
-    /// On `queue`: reads the first data version of a newly watched file, the baseline of the
-    /// timer's looks. It wakes no one: each subscriber read its own baseline when it opened, and
+    /// On `queue`: reads the first data version of a file the timer newly serves, the baseline of
+    /// its ticks. It wakes no one: each subscriber read its own baseline when it opened, and
     /// waking a hundred stores to find nothing is what an idle process must not pay. It waits a
     /// little for a lock (other processes opening the file at the same moment), so that the
     /// baseline is read here rather than at a tick, which would then have to wake every store.
     private func openChecker(_ path: String) {
-        guard checkers[path]?.reader == nil, lock.withLock({ files[path] != nil }) else { return }
-        guard let reader = DataVersionReader(path: path) else { return }
-        if case .version(let version) = reader.read(patience: Self.baselinePatienceMilliseconds) {
-            checkers[path] = Checker(reader: reader, version: version)
-        } else {
-            checkers[path] = Checker(reader: reader, version: nil)
-        }
+        guard checkers[path] == nil, lock.withLock({ files[path] != nil }) else { return }
+        checkers[path] = DataVersionCheck(path: path, patience: Self.baselinePatienceMilliseconds)
     }
 
-    /// How long reading a new file's baseline waits for a lock, ms.
+    /// How long reading a baseline waits for a lock, ms.
     static let baselinePatienceMilliseconds: Int32 = 250
 
+    /// Whether a subscriber set to `detection` is served by the timer: it polls, or its file's
+    /// channel could not be made.
+    private static func isTimed(_ detection: ExternalChangeDetection, channel: WakeChannel?) -> Bool {
+        detection.wakesUp ? channel == nil : detection.interval != nil
+    }
+
+    /// Whether the timer looks at a watched file: one of its subscribers is served by it.
+    private static func timerLooks(at watched: Watched) -> Bool {
+        watched.subscribers.values.contains { isTimed($0.detection, channel: watched.channel) }
+    }
+
     /// Stops calling the subscriber. The last subscriber of a file closes its channel reader and,
-    /// `waiting`, the monitor's connection to it before this returns (unless called on the
-    /// monitor's queue), so that closing the subscriber's own connection can still checkpoint the
-    /// file; without `waiting` (from a `deinit`, which may run on any thread) it is closed soon.
+    /// `waiting`, the monitor's connections to the file before this returns (unless called on the
+    /// thread that uses one), so that closing the subscriber's own connection can still
+    /// checkpoint the file; without `waiting` (from a `deinit`, which may run on any thread) they
+    /// are closed soon.
     package func unsubscribe(_ subscription: Subscription, waiting: Bool = true) {
-        let wasLast = lock.withLock { () -> Bool in
-            guard var watched = files[subscription.path] else { return false }
+        let (wasLast, channel) = lock.withLock { () -> (Bool, WakeChannel?) in
+            guard var watched = files[subscription.path] else { return (false, nil) }
             watched.subscribers[subscription.id] = nil
-            defer { rescheduleTimer() }
+            defer { reschedule() }
             guard watched.subscribers.isEmpty else {
                 files[subscription.path] = watched
-                return false
+                return (false, nil)
             }
-            watched.channel?.close()
             files[subscription.path] = nil
-            return true
+            return (true, watched.channel)
         }
+        // Outside `lock`: its reading thread may be waiting for it.
+        channel?.close(waiting: waiting)
         guard wasLast else { return }
         let closeChecker: @Sendable () -> Void = { [self] in
             // A new subscriber may have come meanwhile: it then keeps the connection.
             guard lock.withLock({ files[subscription.path] == nil }) else { return }
-            checkers.removeValue(forKey: subscription.path)?.reader?.close()
+            checkers.removeValue(forKey: subscription.path)?.close()
         }
         if DispatchQueue.getSpecific(key: onQueue) == true {
             closeChecker()
@@ -170,6 +197,12 @@ package final class ExternalChangeMonitor: @unchecked Sendable {
     }
     /// The timers running in this process: 0 or 1.
     package var timerCount: Int { lock.withLock { timer == nil ? 0 : 1 } }
+    /// Whether the timer looks at `file` (a subscriber polls it), rather than its channel alone.
+    package func timerWatches(_ file: URL) -> Bool {
+        lock.withLock {
+            files[file.standardizedFileURL.path].map(Self.timerLooks(at:)) ?? false
+        }
+    }
     /// The subscribers of `file` in this process.
     package func subscriberCount(of file: URL) -> Int {
         lock.withLock { files[file.standardizedFileURL.path]?.subscribers.count ?? 0 }
@@ -197,15 +230,23 @@ package final class ExternalChangeMonitor: @unchecked Sendable {
         for wake in wakes { wake() }
     }
 
-    /// Under `lock`: runs the timer at the shortest interval a subscriber needs, or stops it.
-    private func rescheduleTimer() {
+    /// Under `lock`: sets each channel's slow check to the shortest interval its file's waking
+    /// subscribers ask for, and runs the timer at the shortest interval a polling subscriber
+    /// needs, or stops it.
+    private func reschedule() {
         var shortest: Duration?
         for watched in files.values {
+            var slowest: Duration?
             for subscriber in watched.subscribers.values {
                 let detection = subscriber.detection
-                let needed = detection.wakesUp && watched.channel == nil ? detection.pollingWithoutChannel : detection.interval
+                if detection.wakesUp, watched.channel != nil {
+                    if let interval = detection.interval, interval < slowest ?? .seconds(Int64.max) { slowest = interval }
+                    continue
+                }
+                let needed = detection.wakesUp ? detection.pollingWithoutChannel : detection.interval
                 if let needed, needed < shortest ?? .seconds(Int64.max) { shortest = needed }
             }
+            watched.channel?.lookInterval = slowest
         }
         guard shortest != timerInterval || (shortest != nil) != (timer != nil) else { return }
         timer?.cancel()
@@ -223,40 +264,18 @@ package final class ExternalChangeMonitor: @unchecked Sendable {
         self.timer = timer
     }
 
-    /// On `queue`: wakes the subscribers of each file whose data version changed since the last
-    /// tick. A file locked for a moment (another connection's checkpoint) is read again at the
-    /// next tick, and wakes no one meanwhile. A file that cannot be read (gone, damaged) is opened
-    /// again at the next tick; so is a file replaced at its path (a damaged cache moved aside and
-    /// made anew by recovery), which the monitor then follows. A file whose baseline is not known
-    /// (opened anew) wakes its subscribers once, in case something was committed before it.
+    /// On `queue`: wakes the subscribers of each file the timer serves whose data version changed
+    /// since the last tick (see ``DataVersionCheck``: a file replaced at its path is followed).
     private func tick() {
-        let watched = lock.withLock { Set(files.keys) }
-        for path in checkers.keys where !watched.contains(path) {
-            checkers.removeValue(forKey: path)?.reader?.close()
+        let timed = lock.withLock { Set(files.filter { Self.timerLooks(at: $0.value) }.keys) }
+        for path in checkers.keys where !timed.contains(path) {
+            checkers.removeValue(forKey: path)?.close()
         }
-        for path in watched {
-            var checker = checkers[path] ?? Checker(reader: nil, version: nil)
-            if let reader = checker.reader, !reader.isStillAtPath {
-                reader.close()
-                checker = Checker(reader: nil, version: nil)
-            }
-            if checker.reader == nil { checker.reader = DataVersionReader(path: path) }
-            guard let reader = checker.reader else {
-                checkers[path] = checker
-                continue
-            }
-            switch reader.read() {
-            case .version(let version):
-                let changed = version != checker.version
-                checker.version = version
-                checkers[path] = checker
-                if changed { wakeSubscribers(of: path) }
-            case .busy:
-                checkers[path] = checker
-            case .failed:
-                reader.close()
-                checkers[path] = Checker(reader: nil, version: nil)
-            }
+        for path in timed {
+            var check = checkers[path] ?? DataVersionCheck(path: path, patience: 0)
+            let changed = check.changed()
+            checkers[path] = check
+            if changed { wakeSubscribers(of: path) }
         }
     }
 }

@@ -26,19 +26,34 @@ import Darwin
 /// the open and the write gives `EPIPE`, whose `SIGPIPE` is kept from the process. A writer thus
 /// never blocks on, nor is stopped by, a reader.
 ///
+/// The reading thread also makes the process's slow check of the file: when the pipe stayed quiet
+/// for ``lookInterval``, its `poll(2)` times out and the thread calls `look`. A process that only
+/// waits thus has one thread to wake now and then, and no timer (through a dispatch timer, each
+/// check woke libdispatch's event loop, then a worker: twice the CPU time, measured on Linux).
+///
 /// The pipe's descriptors are set in `init`, then used and closed only by the reading thread,
-/// which ends once ``close()`` closed `stopWrite` (its other end then reads as closed).
+/// which ends once ``close()`` closed `controlWrite` (its other end then reads as closed).
 final class WakeChannel: Sendable {
     /// The pipe this process reads.
     let path: String
-    /// The write end of the pipe that stops the reading thread; -1 once closed.
-    private let stopWrite: LockedState<Int32>
+    /// The write end of the pipe that controls the reading thread: a byte makes it read
+    /// ``lookInterval`` again, closing it stops the thread. -1 once closed.
+    private let controlWrite: LockedState<Int32>
+    /// The quiet time after which the reading thread calls `look`, in milliseconds; -1: never.
+    private let lookMilliseconds = LockedState<Int32>(-1)
+    /// The reading thread, once it runs; signalled once it ended (its `finished` done).
+    private let reader = LockedState<pthread_t?>(nil)
+    private let ended = DispatchSemaphore(value: 0)
 
     /// Makes this process's pipe in the folder beside `file` and starts reading it on a thread
-    /// of its own; `wake` runs there after each batch of wake-ups read, and must not block.
-    /// Returns nil when the channel cannot be made (a folder that cannot be written, a file
-    /// system without named pipes).
-    init?(file: URL, wake: @escaping @Sendable () -> Void) {
+    /// of its own; `wake` runs there after each batch of wake-ups read, and `look` after the pipe
+    /// stayed quiet for ``lookInterval``; neither may block for long. Returns nil when the channel
+    /// cannot be made (a folder that cannot be written, a file system without named pipes).
+    /// `finished` runs last on the thread, once the channel is closed.
+    init?(
+        file: URL, wake: @escaping @Sendable () -> Void, look: @escaping @Sendable () -> Void,
+        finished: @escaping @Sendable () -> Void
+    ) {
         let folder = Self.folder(of: file)
         guard mkdir(folder, 0o700) == 0 || errno == EEXIST else { return nil }
         Self.removeStale(in: folder)
@@ -57,31 +72,75 @@ final class WakeChannel: Sendable {
             return nil
         }
         for descriptor in stop { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
-        stopWrite = LockedState(stop[1])
-        let stopRead = stop[0]
+        controlWrite = LockedState(stop[1])
+        let controlRead = stop[0]
+        let (lookMilliseconds, reader, ended) = (self.lookMilliseconds, self.reader, self.ended)
         let thread = Thread {
-            Self.readLoop(readEnd, stoppedBy: stopRead, wake: wake)
-            for descriptor in [readEnd, writeEnd, stopRead] { closeDescriptor(descriptor) }
+            reader.withLock { $0 = pthread_self() }
+            Self.readLoop(readEnd, controlledBy: controlRead, wake: wake, look: look) {
+                lookMilliseconds.withLock { $0 }
+            }
+            for descriptor in [readEnd, writeEnd, controlRead] { closeDescriptor(descriptor) }
+            finished()
+            ended.signal()
         }
         thread.name = "LiveRepository.WakeChannel"
         thread.qualityOfService = .userInitiated
         thread.start()
     }
 
+    /// The quiet time after which the reading thread makes the slow check (at least a
+    /// millisecond), or nil for none. A new value takes effect at once.
+    var lookInterval: Duration? {
+        get {
+            let milliseconds = lookMilliseconds.withLock { $0 }
+            return milliseconds < 0 ? nil : .milliseconds(milliseconds)
+        }
+        set {
+            let milliseconds: Int32 = newValue.map { interval -> Int32 in
+                let (seconds, attoseconds) = interval.components
+                return Int32(clamping: max(1, seconds * 1_000 + attoseconds / 1_000_000_000_000_000))
+            } ?? -1
+            let changed = lookMilliseconds.withLock { current in
+                defer { current = milliseconds }
+                return current != milliseconds
+            }
+            guard changed else { return }
+            controlWrite.withLock { descriptor in
+                guard descriptor >= 0 else { return }
+                var byte: UInt8 = 1
+                _ = write(descriptor, &byte, 1)
+            }
+        }
+    }
+
     /// On the reading thread: waits for bytes in the pipe `readEnd`, reads all there are, calls
-    /// `wake`, and again, until `stopRead` reads as closed.
-    private static func readLoop(_ readEnd: Int32, stoppedBy stopRead: Int32, wake: @Sendable () -> Void) {
+    /// `wake`, and again; calls `look` whenever it waited `interval()` milliseconds for nothing;
+    /// reads `interval()` again when `controlRead` has a byte, and stops when it reads as closed.
+    private static func readLoop(
+        _ readEnd: Int32, controlledBy controlRead: Int32, wake: @Sendable () -> Void, look: @Sendable () -> Void,
+        interval: () -> Int32
+    ) {
         var watched = [
             pollfd(fd: readEnd, events: Int16(POLLIN), revents: 0),
-            pollfd(fd: stopRead, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: controlRead, events: Int16(POLLIN), revents: 0),
         ]
         var buffer = [UInt8](repeating: 0, count: 512)
         while true {
-            guard poll(&watched, 2, -1) >= 0 else {
+            let ready = poll(&watched, 2, interval())
+            guard ready >= 0 else {
                 if errno == EINTR { continue }
                 return
             }
-            if watched[1].revents != 0 { return }
+            if ready == 0 {
+                look()
+                continue
+            }
+            if watched[1].revents != 0 {
+                // A byte: the interval changed. End of file (or an error): stop.
+                guard buffer.withUnsafeMutableBytes({ readDescriptor(controlRead, $0.baseAddress, $0.count) }) > 0 else { return }
+                if watched[0].revents == 0 { continue }
+            }
             guard watched[0].revents & Int16(POLLIN) != 0 else {
                 // Never expected (the process holds a write end): stop rather than spin.
                 if watched[0].revents != 0 { return }
@@ -93,14 +152,18 @@ final class WakeChannel: Sendable {
         }
     }
 
-    /// Deletes the pipe (writers stop finding it at once) and stops reading it.
-    func close() {
+    /// Deletes the pipe (writers stop finding it at once) and stops reading it; `waiting`,
+    /// returns once the reading thread ended (at once when called on that thread).
+    func close(waiting: Bool = true) {
         unlink(path)
-        let descriptor = stopWrite.withLock { descriptor in
+        let descriptor = controlWrite.withLock { descriptor in
             defer { descriptor = -1 }
             return descriptor
         }
-        if descriptor >= 0 { closeDescriptor(descriptor) }
+        guard descriptor >= 0 else { return }
+        closeDescriptor(descriptor)
+        let onReader = reader.withLock { $0.map { pthread_equal($0, pthread_self()) != 0 } ?? false }
+        if waiting, !onReader { ended.wait() }
     }
 
     /// The folder of the pipes of `file`'s watchers.

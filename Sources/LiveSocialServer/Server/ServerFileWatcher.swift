@@ -7,8 +7,8 @@ import LiveRepository
 ///
 /// It subscribes to the process's watcher of shared files (`ExternalChangeMonitor`, shared with
 /// every `LiveStore` and server of the process), which wakes it when another process announces
-/// a commit to the file, when another server or store of this process commits, or when its
-/// timer finds the file changed (see `ExternalChangeDetection` and <doc:SharingAServerFile>).
+/// a commit to the file, when another server or store of this process commits, or when its slow
+/// check (or, polling, its timer) finds the file changed (see `ExternalChangeDetection` and <doc:SharingAServerFile>).
 /// A wake-up queues one look on a private queue: it reads `PRAGMA data_version` on a connection
 /// of its own (SQLite changes that number when another connection has committed to the file
 /// since the last read), then the change log's latest sequence, and only when that is past what
