@@ -72,6 +72,8 @@ final class WakeChannel: Sendable {
             return nil
         }
         for descriptor in stop { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
+        // Never blocks the subscriber that changes the interval: a full pipe holds a byte already.
+        _ = fcntl(stop[1], F_SETFL, fcntl(stop[1], F_GETFL) | O_NONBLOCK)
         controlWrite = LockedState(stop[1])
         let controlRead = stop[0]
         let (lookMilliseconds, reader, ended) = (self.lookMilliseconds, self.reader, self.ended)
@@ -106,10 +108,9 @@ final class WakeChannel: Sendable {
                 return current != milliseconds
             }
             guard changed else { return }
+            // Without SIGPIPE: a reading thread that stopped on an error closed the other end.
             controlWrite.withLock { descriptor in
-                guard descriptor >= 0 else { return }
-                var byte: UInt8 = 1
-                _ = write(descriptor, &byte, 1)
+                if descriptor >= 0 { Self.writeWithoutSignal(descriptor) }
             }
         }
     }
@@ -239,7 +240,7 @@ final class WakeChannel: Sendable {
     }
 
     /// Writes one byte to `descriptor`, a pipe opened without blocking. `EAGAIN` (a full pipe,
-    /// which holds wake-ups already) and `EPIPE` (its reader just died) are fine; the `SIGPIPE`
+    /// which holds a byte already) and `EPIPE` (its reader just died) are fine; the `SIGPIPE`
     /// that comes with `EPIPE` is kept from the process, whose handling of it is the app's.
     private static func writeWithoutSignal(_ descriptor: Int32) {
         var byte: UInt8 = 1
