@@ -76,7 +76,7 @@ extension PostgresServerStore {
         readAhead = nil
         if let connection, !connection.isClosed {
             trips += 1
-            _ = try? connection.query("ROLLBACK", logger: logger).wait()
+            _ = try? handOver("ROLLBACK", to: connection).wait()
         }
         depth = 0
     }
@@ -116,7 +116,7 @@ extension PostgresServerStore {
             // Nothing to keep and the result is read: the next trip waits for it (failing if it failed).
             queue("COMMIT")
             let connection = try connected()
-            unconfirmed += deferred.map { connection.query($0, logger: logger) }
+            unconfirmed += deferred.map { handOver($0, to: connection) }
             deferred.removeAll()
             readAhead = nil
             depth = 0

@@ -64,6 +64,10 @@ public final class PostgresServerStore: ServerStore, @unchecked Sendable {
     var locked: LockedWrite?
     /// In a transaction, the answers of its prepared reads and the records it wrote.
     var readAhead: ReadAhead?
+    /// Called on the store's thread with the connection a trip is about to use, once the store
+    /// has found it open and before the trip's statements are handed to it; for tests (a
+    /// connection that closes at that moment).
+    var beforeHandOver: ((PostgresConnection) -> Void)?
     /// How many trips to the database the store has made: each time its thread waited for
     /// answers. Read it on the store's thread, to measure (one trip is at least a network round trip).
     public internal(set) var trips = 0
@@ -246,8 +250,9 @@ public final class PostgresServerStore: ServerStore, @unchecked Sendable {
         deferredEntries.removeAll()
         batch += queries
         let connection = try connected()
+        beforeHandOver?(connection)
         trips += 1
-        let futures = unconfirmed + batch.map { connection.query($0, logger: logger) }
+        let futures = unconfirmed + batch.map { handOver($0, to: connection) }
         unconfirmed.removeAll()
         let results = try EventLoopFuture.whenAllComplete(futures, on: connection.eventLoop).wait()
         for result in results {
@@ -265,6 +270,25 @@ public final class PostgresServerStore: ServerStore, @unchecked Sendable {
         }
         return results.suffix(queries.count).map { result in
             if case .success(let answer) = result { answer.rows } else { [] }
+        }
+    }
+
+    /// Hands `query` to `connection` on the connection's event loop and returns its answer.
+    ///
+    /// There, a connection that is open still has its channel's handlers, and a statement handed
+    /// to it is answered, or failed once the connection closes. Handed over from this thread, it
+    /// could reach the connection after its close was handled, although `connected()` found it
+    /// open just before (PostgreSQL restarting, this thread waiting for a core): NIO drops a
+    /// write to a channel whose handlers are gone, so the answer never came and this thread
+    /// waited for it forever, the server it runs for stopped.
+    func handOver(_ query: PostgresQuery, to connection: PostgresConnection) -> EventLoopFuture<PostgresQueryResult> {
+        let logger = self.logger
+        return connection.eventLoop.flatSubmit {
+            guard !connection.isClosed else {
+                return connection.eventLoop.makeFailedFuture(
+                    PostgresStoreError.connectionLost("the connection closed before the statement was sent"))
+            }
+            return connection.query(query, logger: logger)
         }
     }
 

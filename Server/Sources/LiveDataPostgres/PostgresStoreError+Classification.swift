@@ -3,13 +3,18 @@ import PostgresNIO
 extension PostgresStoreError {
     /// The store's error for an error of postgres-nio: ``connectionLost(_:)`` when the
     /// connection went away or could not be made, ``database(_:)`` for anything the database
-    /// answered otherwise (and for an error postgres-nio did not type, its description).
+    /// answered otherwise (and for an error postgres-nio did not type, its description); a
+    /// ``PostgresStoreError`` stays as it is.
     ///
     /// - Parameter connectionClosed: whether the connection the error came from is closed now.
     ///   postgres-nio closes a connection after a protocol error (a message out of place, one it
     ///   cannot decode), such as a server's fatal error that arrives between a query's end and
     ///   the next; the transaction on it cannot commit any more, so the error is a lost connection.
     public init(_ error: any Error, connectionClosed: Bool = false) {
+        if let error = error as? PostgresStoreError {
+            self = error
+            return
+        }
         guard let error = error as? PSQLError else {
             let text = String(describing: error)
             self = connectionClosed ? .connectionLost(text) : .database(text)

@@ -1,5 +1,5 @@
 import Foundation
-import LiveDataPostgres
+@testable import LiveDataPostgres
 import LiveRepository
 import LiveSocial
 import LiveSocialServer
@@ -66,5 +66,63 @@ struct MultiInstanceTests {
         let closing = secondStore
         try? await secondStore.thread.perform { closing.close() }
         await fixture.close()
+    }
+
+    /// A client subscribes to an instance while the instance, finding nobody listening, passes
+    /// over the changes up to the latest number, and a message is sent after the subscription,
+    /// before that number is read: the message still reaches the client. (It was passed over with
+    /// the changes before it: PostgresRestartTests' first message, once, under load.)
+    @Test func aMessageSentAfterAClientSubscribedWhileNobodyListenedStillReachesIt() async throws {
+        let fixture = try await StoreFixture.make(.postgres)
+        let (second, secondStore) = try await fixture.secondInstance()
+        try await fixture.server.seedDemoData()
+        _ = try await second.publishExternalChanges()
+        let writer = fixture.server.connection(userId: "ada")
+        let (subscriptions, subscribe) = AsyncStream.makeStream(of: AsyncStream<SocialEvent>.self)
+        try await secondStore.thread.perform {
+            secondStore.beforeHandOver = { _ in
+                // The trip that reads the latest number, once the publication found nobody listening.
+                secondStore.beforeHandOver = nil
+                subscribe.yield(second.connection(userId: "tim").events())
+                let sent = DispatchSemaphore(value: 0)
+                Task {
+                    _ = try? await writer.perform(.sendMessage(
+                        channelId: "general", clientRequestId: "meanwhile", type: .text, text: "meanwhile", parentId: nil,
+                        metaArrays: [:]))
+                    sent.signal()
+                }
+                sent.wait()
+            }
+        }
+        _ = try await second.publishExternalChanges()
+        _ = try await second.publishExternalChanges()
+        let events = try #require(await subscriptions.first { _ in true })
+        let stored = try await fixture.server.records(SocialQuery<Message>.messages(channelId: "general", newestFirst: false))
+        #expect(stored.contains { $0.clientRequestId == "meanwhile" })
+        // Bounded: without it, the message never comes.
+        let received = await Self.firstMessage(in: events, within: .seconds(30))
+        #expect(received?.clientRequestId == "meanwhile")
+        let closing = secondStore
+        try? await secondStore.thread.perform { closing.close() }
+        await fixture.close()
+    }
+
+    /// The first message `events` announces as created, or nil when none comes within `limit`.
+    private static func firstMessage(in events: AsyncStream<SocialEvent>, within limit: Duration) async -> Message? {
+        await withTaskGroup(of: Message?.self) { group in
+            group.addTask {
+                for await event in events {
+                    if case .created(.message(let message), _) = event { return message }
+                }
+                return nil
+            }
+            group.addTask {
+                try? await Task.sleep(for: limit)
+                return nil
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first
+        }
     }
 }

@@ -1,4 +1,4 @@
-import LiveDataPostgres
+@testable import LiveDataPostgres
 import LiveSocial
 import LiveSocialServer
 import ServerTestSupport
@@ -166,6 +166,61 @@ struct PostgresServerStoreTests {
         #expect(prepared == direct)
         // The three records and the members in one trip; one each without preparing.
         #expect(trips == 1)
+    }
+
+    /// The store found its connection open, and the connection then closed completely before the
+    /// trip's statements reached it (PostgreSQL restarting while the store's thread waited for a
+    /// core): the trip fails as a lost connection instead of waiting for answers that never
+    /// come, and the next one connects again.
+    @Test func aTripWhoseConnectionClosedAfterTheStoreFoundItOpenFailsAsALostConnection() async throws {
+        let (store, location) = try await Self.open()
+        defer { Task { await Self.close(store, location) } }
+        let (answers, answer) = AsyncStream.makeStream(of: Result<Int64, any Error>.self)
+        store.thread.run {
+            store.beforeHandOver = { connection in
+                store.beforeHandOver = nil
+                // Closed, and its channel's handlers gone, as once the close has been handled.
+                try? connection.close().wait()
+            }
+            answer.yield(Result { try store.latestSequence() })
+            answer.yield(Result { try store.latestSequence() })
+        }
+        // Bounded: a statement the closed connection dropped would keep the store's thread waiting forever.
+        let (first, second) = await Self.firstTwo(of: answers, within: .seconds(30))
+        guard let first, let second else {
+            Issue.record("the store's thread still waits for the answers of a connection that closed")
+            return
+        }
+        switch first {
+        case .success: Issue.record("a trip on a closed connection succeeded")
+        case .failure(let error):
+            guard case PostgresStoreError.connectionLost? = error as? PostgresStoreError else {
+                Issue.record("not a lost connection: \(String(reflecting: error))")
+                return
+            }
+        }
+        #expect(try second.get() == 0)
+    }
+
+    /// The first two elements of `stream`, or nil for those that did not come within `limit`.
+    private static func firstTwo<T: Sendable>(of stream: AsyncStream<T>, within limit: Duration) async -> (T?, T?) {
+        await withTaskGroup(of: [T]?.self) { group in
+            group.addTask {
+                var elements: [T] = []
+                for await element in stream {
+                    elements.append(element)
+                    if elements.count == 2 { break }
+                }
+                return elements
+            }
+            group.addTask {
+                try? await Task.sleep(for: limit)
+                return nil
+            }
+            let elements = await group.next() ?? nil
+            group.cancelAll()
+            return (elements?.first, elements.flatMap { $0.count > 1 ? $0[1] : nil })
+        }
     }
 
     private static func addUsers(_ ids: [String], to store: PostgresServerStore) async throws {

@@ -91,7 +91,13 @@ extension EmbeddedServer {
     private func externalEvents(
         after sequence: Int64, limit: Int
     ) throws -> (events: [SocialEvent], audiences: [EventAudience], through: Int64) {
-        guard hub.hasListeners else { return ([], [], max(sequence, try database.latestSequence())) }
+        if !hub.hasListeners {
+            // Looked at again once the latest number is read: a stream that subscribes after that
+            // subscribed after those changes committed, but one that subscribed in between may be
+            // owed some of them (its subscriber wrote them since), and they are read for it.
+            let latest = try database.latestSequence()
+            if !hub.hasListeners { return ([], [], max(sequence, latest)) }
+        }
         let entries = try database.changeEntries(after: sequence, scope: .all, limit: limit)
         // The records, and for the audiences each channel and its memberships, in one trip where reads cost one.
         let channelIds = Set(entries.compactMap { $0.key.kind == .channel ? $0.key.id : $0.channelId })
