@@ -68,21 +68,27 @@ extension EmbeddedServer {
 
     private func attemptTransaction<T>(_ body: (inout [SocialEvent]) throws -> T) throws -> T {
         var events: [SocialEvent] = []
-        let (published, addressed, result, through) = try database.transaction {
-            () throws -> ([SocialEvent], [EventAudience], T, Int64) in
+        let (published, external, own, result, through) = try database.transaction {
+            () throws -> ([SocialEvent], [EventAudience], [EventAudience]?, T, Int64) in
             // Holding the write lock: every entry after the published position is another
             // server's, committed before this transaction, and comes before its own entries.
             let external = try externalEvents(after: hub.publishedSequence, limit: Int(Int32.max))
             let result = try body(&events)
             // Each event is addressed with the memberships just after its change.
-            let own = try audiences(of: events)
-            return (external.events + events, external.audiences + own, result, try database.latestSequence())
+            let own = hub.hasListeners ? try addresses(of: events) : nil
+            afterAddressing?()
+            return (external.events + events, external.audiences, own, result, try database.latestSequence())
         }
-        hub.publish(published, audiences: addressed, through: through)
+        hub.publish(published, audiences: external + (own ?? lateAddresses(of: events)), through: through)
         if let sharedFile, !events.isEmpty {
             ExternalChangeMonitor.shared.announce(file: sharedFile, from: watcher?.subscription)
         }
         return result
+    }
+
+    /// Sets the call made in a write's transaction once its own events are addressed; for tests.
+    func setAfterAddressing(_ hook: (@Sendable () -> Void)?) {
+        afterAddressing = hook
     }
 
     /// The events of the change-log entries after `sequence`, up to `limit` of them, with each
@@ -128,9 +134,24 @@ extension EmbeddedServer {
 
     /// Who may receive each event (see ``AccessRules``); nobody needs to when nobody listens.
     private func audiences(of events: [SocialEvent]) throws -> [EventAudience] {
-        guard hub.hasListeners else { return events.map { _ in .only([]) } }
+        hub.hasListeners ? try addresses(of: events) : events.map { _ in .only([]) }
+    }
+
+    /// Who may receive each event, read now.
+    private func addresses(of events: [SocialEvent]) throws -> [EventAudience] {
         var resolver = AudienceResolver(database: database)
         return try resolver.audiences(of: events)
+    }
+
+    /// After a write whose transaction found nobody listening: who may receive its events, read
+    /// after the commit, when a stream has subscribed since (it subscribed before the commit, and
+    /// is owed them); nobody otherwise. A stream that subscribes after this look subscribed after
+    /// the commit. When the read fails, nobody: the write stands, and a client that catches up
+    /// after subscribing gets the changes from the change log.
+    private func lateAddresses(of events: [SocialEvent]) -> [EventAudience] {
+        let nobody = events.map { _ in EventAudience.only([]) }
+        guard !events.isEmpty, hub.hasListeners else { return nobody }
+        return (try? database.readTransaction { try addresses(of: events) }) ?? nobody
     }
 }
 

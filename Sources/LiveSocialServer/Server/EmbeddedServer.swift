@@ -46,6 +46,9 @@ public actor EmbeddedServer {
     /// Called before each new attempt of a write that found the file busy, with the attempt's
     /// number (2 for the first retry); for tests.
     var busyRetryObserver: (@Sendable (Int) -> Void)?
+    /// Called in a write's transaction once its own events are addressed, before the commit; for
+    /// tests (a stream that subscribes at that moment).
+    var afterAddressing: (@Sendable () -> Void)?
 
     /// Opens a server with its database at `location`.
     ///
