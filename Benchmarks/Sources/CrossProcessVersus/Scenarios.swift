@@ -153,8 +153,11 @@ enum Scenarios {
         }
         let watcher = try Watcher(kind, url: URL(fileURLWithPath: arguments[1]), pollMilliseconds: poll, stores: stores)
         await watcher.arrivals.ready.wait()
-        // Let the opening's own work (a first page, GRDB's first fetch) settle.
-        try await Task.sleep(for: .milliseconds(200))
+        // Let the opening's own work (a first page, GRDB's first fetch) settle, and its threads
+        // retire: libdispatch ends a worker thread 5 s after its last job (on Linux), and such an
+        // exit, the opening's, fell in some windows and not in others (the child of one store,
+        // which waits longest for `go`, cost more than the child of a hundred).
+        try await Task.sleep(for: Self.settling)
         printLine("ready")
         await readLine(expecting: "go")
         let cpu = SharedClock.processCPU()
@@ -167,6 +170,9 @@ enum Scenarios {
         await readLine(expecting: "stop")
         await watcher.stop()
     }
+
+    /// How long an idle child lets its opening settle before it is measured.
+    static let settling = Duration.seconds(6)
 
     /// Prints `line` and flushes it at once (standard output is a pipe).
     private static func printLine(_ line: String) {
