@@ -97,32 +97,13 @@ struct MultiInstanceTests {
         _ = try await second.publishExternalChanges()
         _ = try await second.publishExternalChanges()
         let events = try #require(await subscriptions.first { _ in true })
+        let collector = EventCollector(events, expected: 1)
         let stored = try await fixture.server.records(SocialQuery<Message>.messages(channelId: "general", newestFirst: false))
-        #expect(stored.contains { $0.clientRequestId == "meanwhile" })
+        let meanwhile = try #require(stored.first { $0.clientRequestId == "meanwhile" })
         // Bounded: without it, the message never comes.
-        let received = await Self.firstMessage(in: events, within: .seconds(30))
-        #expect(received?.clientRequestId == "meanwhile")
+        #expect(await collector.finish(within: .seconds(30)).messageIds == [meanwhile.id])
         let closing = secondStore
         try? await secondStore.thread.perform { closing.close() }
         await fixture.close()
-    }
-
-    /// The first message `events` announces as created, or nil when none comes within `limit`.
-    private static func firstMessage(in events: AsyncStream<SocialEvent>, within limit: Duration) async -> Message? {
-        await withTaskGroup(of: Message?.self) { group in
-            group.addTask {
-                for await event in events {
-                    if case .created(.message(let message), _) = event { return message }
-                }
-                return nil
-            }
-            group.addTask {
-                try? await Task.sleep(for: limit)
-                return nil
-            }
-            let first = await group.next() ?? nil
-            group.cancelAll()
-            return first
-        }
     }
 }
