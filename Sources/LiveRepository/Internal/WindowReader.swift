@@ -77,11 +77,22 @@ struct WindowReader<Record: CacheRecord>: Sendable {
     }
 
     /// Those of `rowids` that match the query (boundary not applied), in no particular order.
+    ///
+    /// One lookup by rowid each, whatever the query: `NOT INDEXED` keeps SQLite from reading the
+    /// rows through an index of the query's condition instead (every row of a channel, say, to
+    /// keep the few touched), which made each refresh cost as much as the rows the condition
+    /// matches.
     func matching(_ rowids: some Collection<Int64>, in connection: SQLiteConnection) throws -> [RowKey] {
-        var (condition, bindings) = query.whereClause
-        bindings.insert(.text(Self.jsonArray(rowids)), at: 0)
-        condition = "rowid IN (SELECT value FROM json_each(?)) AND (\(condition))"
-        return try connection.query("SELECT \(keyColumns) FROM \(table.name) WHERE \(condition)", bindings, row: Self.key)
+        try connection.query(matchingSQL, matchingBindings(rowids), row: Self.key)
+    }
+
+    /// The statement of ``matching(_:in:)``, and its bindings for `rowids`.
+    var matchingSQL: String {
+        "SELECT \(keyColumns) FROM \(table.name) NOT INDEXED WHERE rowid IN (SELECT value FROM json_each(?)) AND (\(query.whereClause.sql))"
+    }
+
+    func matchingBindings(_ rowids: some Collection<Int64>) -> [SQLiteValue] {
+        [.text(Self.jsonArray(rowids))] + query.whereClause.bindings
     }
 
     /// The records with these rowids, by rowid; rows deleted meanwhile are missing.
