@@ -94,6 +94,36 @@ import Darwin
         #expect(finished.withLock { $0 } == 1)
     }
 
+    /// Sets the modification time of `path` to `age` seconds ago.
+    func age(_ path: String, by age: Int) {
+        let then = time(nil) - age
+        var times = [timeval(tv_sec: then, tv_usec: 0), timeval(tv_sec: then, tv_usec: 0)]
+        #expect(utimes(path, &times) == 0)
+    }
+
+    /// A writer lists the folder again only once it changed: a reader that comes after the
+    /// writer's listing (its pipe's rename changes the folder) is woken by the next commit.
+    @Test func aReaderThatComesAfterTheFolderWasListedIsWokenByTheNextCommit() throws {
+        let directory = try TemporaryDirectory()
+        let file = directory.file("shared.sqlite")
+        let folder = WakeChannel.folder(of: file)
+        let first = DispatchSemaphore(value: 0)
+        let firstChannel = WakeChannel(file: file, wake: { first.signal() }, look: {}, finished: {})
+        let firstReader = try #require(firstChannel)
+        defer { firstReader.close() }
+        // Settled long ago: the listing is kept from this commit on.
+        age(folder, by: 60)
+        WakeChannel.announce(folder: folder, skipping: nil)
+        #expect(first.wait(timeout: .now() + 10) == .success)
+        let second = DispatchSemaphore(value: 0)
+        let secondChannel = WakeChannel(file: file, wake: { second.signal() }, look: {}, finished: {})
+        let secondReader = try #require(secondChannel)
+        defer { secondReader.close() }
+        WakeChannel.announce(folder: folder, skipping: nil)
+        #expect(second.wait(timeout: .now() + 10) == .success)
+        #expect(first.wait(timeout: .now() + 10) == .success)
+    }
+
     @Test func aWriterDeletesThePipeOfAReaderThatDied() throws {
         let directory = try TemporaryDirectory()
         let folder = WakeChannel.folder(of: directory.file("shared.sqlite"))

@@ -169,20 +169,29 @@ final class WakeChannel: Sendable {
 
     /// The folder of the pipes of `file`'s watchers.
     static func folder(of file: URL) -> String {
-        file.path + "-wake"
+        folder(ofPath: file.path)
     }
+
+    /// The folder of the pipes of the watchers of the file at `path`.
+    static func folder(ofPath path: String) -> String {
+        path + "-wake"
+    }
+
+    /// The pipes of the folders this process announced commits to, as last listed.
+    private static let roster = LockedState(PipeRoster())
 
     /// Wakes every process whose pipe is in `folder`, but the pipe at `skipping` (this process's
     /// own: its stores and servers are woken directly). Deletes the pipes of dead readers. Never
     /// blocks.
     static func announce(folder: String, skipping: String?) {
-        for name in fifoNames(in: folder) {
+        let names = roster.withLock { $0.names(in: folder, list: fifoNames(in:)) }
+        for name in names {
             let path = "\(folder)/\(name)"
             guard path != skipping else { continue }
             let descriptor = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
             guard descriptor >= 0 else {
                 // No reader: the process that made it is gone.
-                if errno == ENXIO { unlink(path) }
+                if errno == ENXIO, unlink(path) == 0 { roster.withLock { $0.forget(folder) } }
                 continue
             }
             writeWithoutSignal(descriptor)
