@@ -47,6 +47,7 @@ struct CrossProcessVersus {
                 let folder = try progress.scratchFolder(settings.name)
                 defer { try? FileManager.default.removeItem(at: folder) }
                 report.latency = try await Scenarios.latency(settings, folder: folder, log: progress)
+                report.latency.append(try await Floor.measure(settings, folder: folder, log: progress))
                 report.idle = try await Scenarios.idle(settings, folder: folder, log: progress)
                 for kind in [WatcherKind.live, .livePolling] {
                     report.throughput.append(try await Scenarios.throughput(settings, kind: kind, folder: folder, log: progress))

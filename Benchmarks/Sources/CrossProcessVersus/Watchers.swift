@@ -45,6 +45,9 @@ enum WatcherKind: String, CaseIterable {
     /// A naive loop: a timer on the main queue re-runs the newest-20 query every 100 ms and
     /// compares the ids with the last result.
     case naive
+    /// Not a watcher of the file: the machine's floor (``Floor``), the same wake-ups without
+    /// SQLite.
+    case floor
 
     /// Whether this is one of this package's stores at the default settings (wake-ups).
     var wakesUp: Bool { self == .store || self == .live }
@@ -60,6 +63,7 @@ enum WatcherKind: String, CaseIterable {
         case .livePolling: "LiveStore (polling every \(poll) ms, the old default) + LiveCollection"
         case .grdb: "GRDB ValueObservation (DatabasePool on the same file)"
         case .naive: "naive loop: requery every 100 ms and compare"
+        case .floor: "floor, measured alone after the others: a stamp through a pipe to a thread, a queue, the main queue (no SQLite)"
         }
     }
 }
@@ -79,6 +83,8 @@ final class Watcher {
         let arrivals = self.arrivals
         let poll = kind.wakesUp ? nil : pollMilliseconds
         switch kind {
+        case .floor:
+            preconditionFailure("the floor watches a pipe, not the file: see Floor")
         case .none:
             arrivals.observed(upTo: 0, at: SharedClock.now())
         case .store, .storePolling:

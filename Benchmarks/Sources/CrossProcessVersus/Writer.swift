@@ -7,6 +7,7 @@ import LiveSocial
 ///
 ///     CrossProcessVersus writer spaced FILE COUNT MIN_MICROSECONDS MAX_MICROSECONDS
 ///     CrossProcessVersus writer burst FILE COUNT
+///     CrossProcessVersus writer floor FIFO COUNT MIN_MICROSECONDS MAX_MICROSECONDS  (see ``Floor``)
 ///
 /// `spaced`: one `store.write` (one transaction) per message, then a pause of a seeded random
 /// length between the two bounds (random so that the commits do not keep one phase against a
@@ -17,6 +18,7 @@ import LiveSocial
 @MainActor
 enum Writer {
     static func run(_ arguments: [String]) async throws {
+        if arguments.first == "floor" { return try Floor.write(Array(arguments.dropFirst())) }
         guard arguments.count >= 3, let count = Int(arguments[2]) else { throw Usage.wrong(arguments) }
         let url = URL(fileURLWithPath: arguments[1])
         let store = try Fixture.open(url)
