@@ -32,9 +32,8 @@ struct LostAnswerTests {
             let proxy = try FaultProxy(upstreamPort: server.port)
             defer { proxy.stop() }
             let mutations = FirstMutationLoss(through: proxy, loss)
-            let grace = try await NetworkSocialAPI.signIn(
-                server: proxy.url, userId: "grace", password: server.passwords["grace"] ?? "",
-                configuration: Self.configuration)
+            let grace = try await NetworkChatter.signIn(
+                "grace", password: server.passwords["grace"] ?? "", server: proxy.url, configuration: Self.configuration)
             let send = SocialMutation.sendText("once, whatever the wire", channelId: "general", clientRequestId: "lost-answer-1")
             let stored = try #require(try await grace.perform(send).first(Message.self))
             #expect(stored.clientRequestId == "lost-answer-1")
