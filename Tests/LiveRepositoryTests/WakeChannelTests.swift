@@ -18,11 +18,7 @@ import Darwin
     func makePipe(_ name: String, in folder: String, age: Int = 0) throws {
         let path = "\(folder)/\(name)"
         #expect(mkfifo(path, 0o600) == 0)
-        if age > 0 {
-            let then = time(nil) - age
-            var times = [timeval(tv_sec: then, tv_usec: 0), timeval(tv_sec: then, tv_usec: 0)]
-            #expect(utimes(path, &times) == 0)
-        }
+        if age > 0 { self.age(path, by: age) }
     }
 
     func names(in folder: String) throws -> Set<String> {

@@ -39,7 +39,8 @@ import Testing
     @Test func matchingLooksUpEachTouchedRowByRowidEvenWhereAnIndexServesTheQuery() throws {
         let connection = try notes(inbox: 2_000, archive: 10)
         let reader = WindowReader(query: CacheQuery<Note>([.equals("folder", "inbox")], orderBy: "rank"), ascending: true)
-        let plan = try connection.query("EXPLAIN QUERY PLAN " + reader.matchingSQL, reader.matchingBindings([Int64(5)])) {
+        let statement = reader.matchingStatement([Int64(5)])
+        let plan = try connection.query("EXPLAIN QUERY PLAN " + statement.sql, statement.bindings) {
             $0.string(3)
         }
         let notesStep = try #require(plan.first { $0.contains("notes") })

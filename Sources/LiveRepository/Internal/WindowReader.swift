@@ -83,16 +83,15 @@ struct WindowReader<Record: CacheRecord>: Sendable {
     /// keep the few touched), which made each refresh cost as much as the rows the condition
     /// matches.
     func matching(_ rowids: some Collection<Int64>, in connection: SQLiteConnection) throws -> [RowKey] {
-        try connection.query(matchingSQL, matchingBindings(rowids), row: Self.key)
+        let statement = matchingStatement(rowids)
+        return try connection.query(statement.sql, statement.bindings, row: Self.key)
     }
 
-    /// The statement of ``matching(_:in:)``, and its bindings for `rowids`.
-    var matchingSQL: String {
-        "SELECT \(keyColumns) FROM \(table.name) NOT INDEXED WHERE rowid IN (SELECT value FROM json_each(?)) AND (\(query.whereClause.sql))"
-    }
-
-    func matchingBindings(_ rowids: some Collection<Int64>) -> [SQLiteValue] {
-        [.text(Self.jsonArray(rowids))] + query.whereClause.bindings
+    /// The statement of ``matching(_:in:)`` for `rowids`, with its bindings.
+    func matchingStatement(_ rowids: some Collection<Int64>) -> (sql: String, bindings: [SQLiteValue]) {
+        let (condition, bindings) = query.whereClause
+        return ("SELECT \(keyColumns) FROM \(table.name) NOT INDEXED WHERE rowid IN (SELECT value FROM json_each(?)) AND (\(condition))",
+                [.text(Self.jsonArray(rowids))] + bindings)
     }
 
     /// The records with these rowids, by rowid; rows deleted meanwhile are missing.
