@@ -17,6 +17,12 @@ struct Measurement: Codable, Sendable {
     /// CPU time the whole process (server, senders and stream readers) used per load-phase send,
     /// in milliseconds: what a send costs, whatever else the machine is running.
     var cpuMillisecondsPerSend: Double
+    /// How busy the machine's cores were over the load phase and its drain, in percent of all of
+    /// them: every process (PostgreSQL too), not only this one; nil without /proc/stat.
+    var machineBusyPercent: Double?
+    /// The busy core time of the whole machine over the load phase and its drain, per send, in
+    /// milliseconds: a send's cost to the machine, the database's work included.
+    var machineMillisecondsPerSend: Double?
     /// Resident memory added by opening the idle streams, divided by their number, in bytes.
     var bytesPerIdleStream: Double
     /// Anything odd seen (arrivals that matched no send), or empty.

@@ -35,6 +35,7 @@ enum Measurer {
         let next = NumberSource(first: first)
         let start = ProcessStats.nanoseconds()
         let cpuBefore = ProcessStats.cpuSeconds()
+        let machineBefore = ProcessStats.machineTicks()
         let deadline = start + UInt64(settings.loadSeconds * 1e9)
         let done = DispatchGroup()
         for sender in 0..<settings.senders {
@@ -64,16 +65,25 @@ enum Measurer {
             throw BenchError("\(target.name): the load phase's sends did not all reach every stream in 60 s")
         }
         let cpu = ProcessStats.cpuSeconds() - cpuBefore
+        let machineAfter = ProcessStats.machineTicks()
         let progress = tally.progress
         let loadSends = issued - first
         let seconds = Double(progress.lastCompletion - start) / 1e9
         let latencies = tally.percentiles()
+        // The machine's busy share over the same span as `cpu`, and its busy core time per send.
+        var machineBusy: (share: Double, milliseconds: Double)?
+        if let machineBefore, let machineAfter, machineAfter.total > machineBefore.total {
+            let busy = Double(machineAfter.busy - machineBefore.busy)
+            machineBusy = (busy / Double(machineAfter.total - machineBefore.total), busy * 1_000 / ProcessStats.ticksPerSecond)
+        }
         return Measurement(
             target: target.name, clients: clients,
             pacedP50: latencies.paced.0, pacedP99: latencies.paced.1, pacedSamples: latencies.paced.2,
             loadP50: latencies.loaded.0, loadP99: latencies.loaded.1,
             sendsPerSecond: Double(loadSends) / seconds, loadSends: loadSends,
             cpuMillisecondsPerSend: cpu * 1_000 / Double(max(1, loadSends)),
+            machineBusyPercent: machineBusy.map { $0.share * 100 },
+            machineMillisecondsPerSend: machineBusy.map { $0.milliseconds / Double(max(1, loadSends)) },
             bytesPerIdleStream: Double(after - before) / Double(clients),
             note: progress.strays > 0 ? "\(progress.strays) arrivals matched no send" : "")
     }

@@ -21,6 +21,23 @@ enum ProcessStats {
         return seconds(usage.ru_utime) + seconds(usage.ru_stime)
     }
 
+    /// The whole machine's CPU time since boot, in clock ticks: how much of it every core spent
+    /// busy (any process: this one, PostgreSQL, anything else) and in all, from the `cpu` line of
+    /// /proc/stat (idle and iowait are not busy); nil where /proc/stat cannot be read.
+    static func machineTicks() -> (busy: UInt64, total: UInt64)? {
+        guard let text = try? String(contentsOfFile: "/proc/stat", encoding: .utf8),
+              let line = text.split(separator: "\n").first(where: { $0.hasPrefix("cpu ") })
+        else { return nil }
+        // user nice system idle iowait irq softirq steal (guest time is counted in user already)
+        let ticks = line.split(separator: " ").dropFirst().prefix(8).compactMap { UInt64($0) }
+        guard ticks.count == 8 else { return nil }
+        let total = ticks.reduce(0, +)
+        return (total - ticks[3] - ticks[4], total)
+    }
+
+    /// The clock ticks of /proc/stat in a second (`sysconf(_SC_CLK_TCK)`, 100 on Linux).
+    static let ticksPerSecond = Double(max(1, sysconf(Int32(_SC_CLK_TCK))))
+
     /// This process's resident memory in bytes (`VmRSS` of /proc/self/status).
     static func residentBytes() -> Int {
         guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }

@@ -41,6 +41,7 @@ enum ServerVersus {
         print("ServerVersus \(mode): send-to-event latency at N event streams on loopback (\(ProcessInfo.processInfo.activeProcessorCount) cores, load average \(load), open files \(limit))")
         print("latency: one send at a time, \(pacedSends) sends, every stream's arrival a sample; sends/s: \(senders) senders, at most \(window) sends in flight, \(loadSeconds) s plus the drain")
         print("CPU per send: the process's user + system time over the load phase (server, senders and stream readers together) / sends")
+        print(machineNote)
         print("memory: this process's VmRSS (server and the stream readers) after opening N idle streams minus before, / N")
         print("")
         var rows: [Measurement] = []
@@ -61,20 +62,40 @@ enum ServerVersus {
         print("ServerVersus instances: 100 event streams, one instance on SQLite, one on PostgreSQL, two on one PostgreSQL database (\(ProcessInfo.processInfo.activeProcessorCount) cores, load average \(load), open files \(limit))")
         print("two instances: in one process, streams and senders dealt out in turn, so half the streams hear a send made on the other instance")
         print("latency: one send at a time to the first instance, \(pacedSends) sends; sends/s: \(senders) senders, at most \(window) in flight, \(loadSeconds) s plus the drain")
+        print(machineNote)
         print("")
         var rows: [Measurement] = []
         for target in ["live", "postgres", "postgres2"] {
             rows.append(try runWorker([target, "100", "\(pacedSends)", "\(loadSeconds)", postgres]))
         }
         printTable(rows)
+        printCeiling(one: rows[1], two: rows[2])
+    }
+
+    private static let machineNote =
+        "machine: every core's busy share over the load phase and its drain (all processes, PostgreSQL too), and that busy core time / sends"
+
+    /// The most sends a second the two instances could make on this machine: every core busy at
+    /// the machine CPU per send they measured. Below 1.6 times one instance's sends, the goal of
+    /// two instances cannot be reached here, however they share the work.
+    private static func printCeiling(one: Measurement, two: Measurement) {
+        guard let perSend = two.machineMillisecondsPerSend, perSend > 0, one.sendsPerSecond > 0 else { return }
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        let ceiling = Double(cores) * 1_000 / perSend
+        let measured = String(format: "%.2f", two.sendsPerSecond / one.sendsPerSecond)
+        print("two instances: \(measured) × one instance's sends/s (goal: at least 1.6 ×)")
+        print("ceiling on this machine: every one of its \(cores) cores busy at the \(String(format: "%.1f", perSend)) ms of machine CPU per send "
+            + "of two instances: \(String(format: "%.0f", ceiling)) sends/s, \(String(format: "%.2f", ceiling / one.sendsPerSecond)) × one instance's")
     }
 
     private static func printTable(_ rows: [Measurement]) {
-        print("| N | server | p50 ms | p99 ms | sends/s | p50 / p99 ms under load | CPU ms per send | KiB per idle stream |")
-        print("|---:|---|---:|---:|---:|---:|---:|---:|")
+        print("| N | server | p50 ms | p99 ms | sends/s | p50 / p99 ms under load | CPU ms per send | machine: busy %, CPU ms per send | KiB per idle stream |")
+        print("|---:|---|---:|---:|---:|---:|---:|---:|---:|")
         for row in rows {
             let memory = String(format: "%.1f", row.bytesPerIdleStream / 1_024)
-            print("| \(row.clients) | \(row.target) | \(ms(row.pacedP50)) | \(ms(row.pacedP99)) | \(String(format: "%.0f", row.sendsPerSecond)) | \(ms(row.loadP50)) / \(ms(row.loadP99)) | \(String(format: "%.3f", row.cpuMillisecondsPerSend)) | \(memory) |\(row.note.isEmpty ? "" : " " + row.note)")
+            let busy = row.machineBusyPercent.map { String(format: "%.0f", $0) } ?? "-"
+            let machine = "\(busy) %, " + (row.machineMillisecondsPerSend.map { String(format: "%.1f", $0) } ?? "-")
+            print("| \(row.clients) | \(row.target) | \(ms(row.pacedP50)) | \(ms(row.pacedP99)) | \(String(format: "%.0f", row.sendsPerSecond)) | \(ms(row.loadP50)) / \(ms(row.loadP99)) | \(String(format: "%.3f", row.cpuMillisecondsPerSend)) | \(machine) | \(memory) |\(row.note.isEmpty ? "" : " " + row.note)")
         }
     }
 
