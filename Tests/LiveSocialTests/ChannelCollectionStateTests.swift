@@ -34,14 +34,14 @@ import Testing
 
     // MARK: Paging
 
-    @Test func aPageReadsTheCacheThenAsksTheServerForItsSequenceOnlyTheFirstTime() {
+    @Test func aPageReadsTheCacheThenTheServerWhoseFirstAnswerSetsTheSyncPoint() {
         var state = ChannelCollectionState()
         _ = state.start()
         #expect(!state.hasLoadedFromServer)
         #expect(state.pageRequested() == .readCachePage)
         #expect(state.paging.isLoading)
         #expect(state.pageRequested() == .refuse(.loadInProgress))
-        #expect(state.cachePageRead() == .readServerPage(cursor: nil, askSequence: true))
+        #expect(state.cachePageRead() == .readServerPage(cursor: nil))
         #expect(state.serverPageRead(cursor: "p2", end: Self.place, sequence: 7, connected: true) == .none)
         state.pageEnded()
         #expect(state.paging == .init(cursor: "p2", end: Self.place, hasMore: true, isLoading: false))
@@ -49,12 +49,12 @@ import Testing
         #expect(state.sync.phase == .synced(point: 7, live: true))
 
         #expect(state.pageRequested() == .readCachePage)
-        #expect(state.cachePageRead() == .readServerPage(cursor: "p2", askSequence: false))
-        _ = state.serverPageRead(cursor: nil, end: nil, sequence: nil, connected: true)
+        #expect(state.cachePageRead() == .readServerPage(cursor: "p2"))
+        _ = state.serverPageRead(cursor: nil, end: nil, sequence: 9, connected: true)
         state.pageEnded()
         #expect(!state.paging.hasMore)
         #expect(state.paging.end == nil)
-        #expect(state.sync.phase == .synced(point: 7, live: true))
+        #expect(state.sync.phase == .synced(point: 7, live: true), "a later page's sequence is only that page's")
         #expect(state.pageRequested() == .refuse(.noMorePages))
     }
 
@@ -68,7 +68,7 @@ import Testing
         #expect(state.paging == .init())
         #expect(!state.hasLoadedFromServer)
         #expect(state.pageRequested() == .readCachePage)
-        #expect(state.cachePageRead() == .readServerPage(cursor: nil, askSequence: true))
+        #expect(state.cachePageRead() == .readServerPage(cursor: nil))
     }
 
     @Test func aPageUnderWayWhenTheCollectionIsDisposedEndsInRefusal() {

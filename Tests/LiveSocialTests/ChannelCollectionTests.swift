@@ -26,7 +26,7 @@ struct ChannelCollectionTests {
         let cached = try await snapshots.next { !$0.isEmpty }
         #expect(cached.map(\.id) == server.map(\.id))
         #expect(!second.hasLoadedFromServer, "the cached page is shown before the server answers")
-        // Two requests: the sync point, then the page.
+        // Two requests: the server's latest sequence, then the page.
         for _ in 0..<2 {
             await fixture.clock.waitForSleepers(1)
             fixture.clock.advance(by: .seconds(1))
@@ -37,10 +37,7 @@ struct ChannelCollectionTests {
     }
 
     @Test func pagesUntilTheEndWithoutGapsOrRepeats() async throws {
-        // Without real-time events: the seven creations' events would race with the first page
-        // (a change that arrives while a page loads wins over the page, and a channel's creation
-        // reaches the client before ada's membership does), and this test is about the pages.
-        let fixture = try await ClientFixture(realtime: false)
+        let fixture = try await ClientFixture()
         for index in 0..<7 {
             _ = try await fixture.server.createChannel(
                 id: "extra-\(index)", displayName: "Extra \(index)", type: .community, memberIds: ["ada"])
@@ -243,6 +240,91 @@ struct ChannelCollectionTests {
         let cached = try await client.store.read { try Channel.read(id: target.id, from: $0) }
         #expect(cached == changed, "the cache keeps the copy the change stored")
         withExtendedLifetime((cachedObject, token)) {}
+    }
+
+    // A channel's creation event, sent before ada's membership made her a member and the server
+    // read the first page, reaches the client while the page is on its way: late, so older than
+    // the page, which keeps the channel (under the thread sanitizer in CI, the page came back
+    // without the channels whose creation events were late this way).
+    @Test func anEventOlderThanThePageDoesNotOverrideIt() async throws {
+        let fixture = try await ClientFixture(realtime: false)
+        let (api, client) = try await retryingClient(of: fixture.server, clock: ManualClock())
+        let before = try await fixture.server.latestSequence()
+        _ = try await fixture.server.createChannel(id: "fresh", displayName: "Fresh", type: .community, memberIds: ["ada"])
+        let fresh = try #require(try await fixture.server.record(Channel.self, id: "fresh"))
+        #expect(fresh.memberCount == 1)
+        #expect(try await fixture.server.records(.channels()).first == fresh, "the newest channel heads the first page")
+        // The creation is the first change of the channel's write, before ada joined.
+        let creation = try await fixture.server.connection(userId: "ada").changes(since: before, limit: 1).latestSequence
+        #expect(try await creation < fixture.server.latestSequence())
+        let asCreated = Channel(id: "fresh", displayName: "Fresh", type: .community, lastActivityAt: fresh.createdAt,
+                                createdAt: fresh.createdAt, updatedAt: fresh.createdAt)
+
+        let collection = client.createChannelCollection(pageSize: 1)
+        api.holdNextPage()
+        let page = Task { try await collection.loadMore() }
+        try await waitUntilHolds { api.hasHeldPage }
+        api.send(.created(.channel(asCreated), sequence: creation))
+        try await waitUntilHolds { client.lastEventSequence == creation }
+        api.releasePage()
+
+        #expect(try await page.value == [fresh])
+        #expect(collection.channels == [fresh])
+        #expect(collection.snapshot.data == [fresh])
+    }
+
+    // The same on a later page: a late event of a channel the server has deleted since does not
+    // bring it back into the list.
+    @Test func anEventOlderThanALaterPageDoesNotBringBackAChannelThePageDropped() async throws {
+        let fixture = try await ClientFixture(realtime: false)
+        let (api, client) = try await retryingClient(of: fixture.server, clock: ManualClock())
+        let server = try await fixture.server.records(.channels())
+        let collection = client.createChannelCollection(pageSize: server.count - 1)
+        try await collection.loadMore()
+        let target = try #require(server.last)
+        #expect(!collection.channels.contains { $0.id == target.id }, "the oldest channel is on the second page")
+        _ = try await fixture.server.perform(.leaveChannel(id: target.id), as: "alan")
+        let left = try #require(try await fixture.server.record(Channel.self, id: target.id))
+        let leaving = try await fixture.server.latestSequence()
+        try await fixture.server.deleteChannel(target.id)
+
+        api.holdNextPage()
+        let page = Task { try await collection.loadMore() }
+        try await waitUntilHolds { api.hasHeldPage }
+        api.send(.updated(.channel(left), sequence: leaving))
+        try await waitUntilHolds { client.lastEventSequence == leaving }
+        api.releasePage()
+
+        #expect(try await page.value.isEmpty)
+        #expect(collection.channels.map(\.id) == (try await fixture.server.records(.channels())).map(\.id))
+        #expect(!collection.channels.contains { $0.id == target.id })
+    }
+
+    // A change the server made after it read the page, whose event reaches the client while the
+    // page is on its way, is newer than the page and wins: a channel deleted then is not brought
+    // back by the page, in the list or in the cache.
+    @Test func anEventNewerThanThePageStillWinsOverIt() async throws {
+        let fixture = try await ClientFixture(realtime: false)
+        let (api, client) = try await retryingClient(of: fixture.server, clock: ManualClock())
+        let server = try await fixture.server.records(.channels())
+        let target = try #require(server.first)
+        let collection = client.createChannelCollection()
+
+        api.holdNextPage()
+        let page = Task { try await collection.loadMore() }
+        try await waitUntilHolds { api.hasHeldPage }
+        try await fixture.server.deleteChannel(target.id)
+        let deleted = try #require(try await fixture.server.record(Channel.self, id: target.id))
+        let deletion = try await fixture.server.latestSequence()
+        api.send(.updated(.channel(deleted), sequence: deletion))
+        try await waitUntilHolds { client.lastEventSequence == deletion }
+        api.releasePage()
+
+        let returned = try await page.value
+        #expect(returned.map(\.id) == server.dropFirst().map(\.id), "the deletion came after the server read the page")
+        #expect(collection.channels.map(\.id) == server.dropFirst().map(\.id))
+        let cached = try await client.store.read { try Channel.read(id: target.id, from: $0) }
+        #expect(cached == deleted, "the cache keeps the copy the deletion stored")
     }
 
     // A channel deleted while the app was closed shows in a page read from the cache while the

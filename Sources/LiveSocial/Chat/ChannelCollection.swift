@@ -42,10 +42,23 @@ public final class ChannelCollection {
     private let snapshotData = MutableLiveData<[Channel]>(data: [])
     /// Where the collection stands: its phase, its paging and its sync point.
     private(set) var state = ChannelCollectionState()
-    /// While ``loadMore()`` runs, the channels that changes brought meanwhile, by id (nil for one
-    /// that left the list): newer than the cache's and the server's page, so they win over both
-    /// and are never cleared from the cache as stale.
-    private var arrivals: [String: Channel?] = [:]
+    /// While ``loadMore()`` runs, the changes that came meanwhile, by channel id: newer than the
+    /// cache's page, so they win over it and are never cleared from the cache as stale.
+    ///
+    /// Against the server's page, an arrival's age is its event's sequence number. The server's
+    /// latest sequence, asked just before the page, is `S`: every change numbered up to `S` had
+    /// been made when the page was read, so the page shows it or something newer. An arrival an
+    /// event numbered `S` or less brought is no newer than the page, which wins over it (such an
+    /// event is merely late: sent before the page was read, applied while it was on its way). An
+    /// arrival numbered after `S`, or without a number (a mutation's answer, a catch-up, a local
+    /// change, another connection's commit), may be newer than the page: it wins.
+    ///
+    /// The client's own last applied sequence (``SocialClient/lastEventSequence``) would not do
+    /// for `S`: it is also a point the page saw, but it lags the server by exactly the events on
+    /// their way, the late ones this rule is about, and would leave them winning. The cache keeps
+    /// a late arrival's copy (the page does not overwrite rows written since its request), until
+    /// the events that follow it, numbered up to the page's read, bring it up to date.
+    private var arrivals: [String: Arrival] = [:]
     /// The catch-up under way, canceled by ``dispose()``.
     private var catchUpTask: Task<Void, Never>?
     /// The waits before a catch-up the server failed is tried again, on the client's
@@ -70,9 +83,11 @@ public final class ChannelCollection {
     ///
     /// The server's page stands for its part of the list: a channel shown there from the cache
     /// (by an earlier page the server failed, say) that the page does not return leaves the list
-    /// and the cache. Changes that come while the page loads are newer than it and win: the page
-    /// neither overwrites nor removes the channels they touched, and a changed channel the page
-    /// brought into range joins the list, reported as added.
+    /// and the cache. Changes that come while the page loads and may be newer than it win: the
+    /// page neither overwrites nor removes the channels they touched, and a changed channel the
+    /// page brought into range joins the list, reported as added. A real-time event the server
+    /// sent before it read the page (numbered no later than the server's latest sequence, asked
+    /// just before the page) is older than the page, which wins over it.
     ///
     /// When the server fails, returns the cached page if there is one (``hasMore`` stays true),
     /// else throws the server's error.
@@ -82,8 +97,8 @@ public final class ChannelCollection {
     @discardableResult
     public func loadMore() async throws -> [Channel] {
         if case .refuse(let error) = state.pageRequested() { throw error }
-        // From here on, the changes that come are newer than what the cache read and the page
-        // return: they are recorded in `arrivals` and win over both.
+        // From here on, the changes that come are newer than what the cache read, and may be newer
+        // than what the page returns: they are recorded in `arrivals` (see there which win).
         arrivals = [:]
         defer {
             state.pageEnded()
@@ -94,18 +109,19 @@ public final class ChannelCollection {
         let size = pageSize
         let cached = (try? await client.store.read { try Channel.read(cacheQuery, after: start, limit: size, from: $0) }) ?? []
         let next = state.cachePageRead()
-        guard case .readServerPage(let cursor, let askSequence) = next else {
+        guard case .readServerPage(let cursor) = next else {
             throw ChatError.disposed
         }
         for channel in cached where arrivals[channel.id] == nil { insert(channel) }
         reportJoined()
         let pageStart = state.paging.end
         let page: RemotePage<Channel>
-        let sequence: Int64?
+        let sequence: Int64
         let mark = client.store.markWrites()
         defer { mark.end() }
         do {
-            sequence = askSequence ? try await client.api.latestSequence() : nil
+            // Asked before the page, so that the page saw every change numbered up to it.
+            sequence = try await client.api.latestSequence()
             page = try await client.api.fetchPage(query, cursor: cursor, limit: size)
             try await replace(page, after: pageStart, since: mark)
         } catch {
@@ -116,6 +132,8 @@ public final class ChannelCollection {
         let end = page.nextCursor == nil ? nil : page.records.last.map(Self.place(of:))
         let read = state.serverPageRead(cursor: page.nextCursor, end: end, sequence: sequence, connected: client.isConnected)
         if case .refuse(let refusal) = read { throw refusal }
+        // The page is as new as the changes numbered up to `sequence`: it wins over what they brought.
+        arrivals = arrivals.filter { !$0.value.isSeen(byPageAt: sequence) }
         // The page stands for its whole range of the list: what it does not return there is gone,
         // unless a change that came meanwhile says otherwise.
         let returned = Set(page.records.map(\.id))
@@ -152,11 +170,26 @@ public final class ChannelCollection {
     /// into the list's range, reported as added, then publishes the list.
     private func reportJoined() {
         var joined: [Channel] = []
-        for case let (id, channel?) in arrivals where !channels.contains(where: { $0.id == id }) && isInRange(channel) {
+        for (id, arrival) in arrivals {
+            guard let channel = arrival.channel, !channels.contains(where: { $0.id == id }), isInRange(channel) else { continue }
             insert(channel)
             joined.append(channel)
         }
         report(added: joined.sorted(by: Self.precedes), updated: [], deleted: [], source: .event)
+    }
+
+    /// A change that came while a page loaded (see `arrivals`).
+    private struct Arrival {
+        /// The channel as the change left it; nil when it left the list.
+        var channel: Channel?
+        /// The sequence number of the real-time event that made the change; nil when none did.
+        var sequence: Int64?
+
+        /// Whether a server page read once the server's latest sequence was `pageSequence` shows
+        /// this change or a newer one: an event numbered no later made it.
+        func isSeen(byPageAt pageSequence: Int64) -> Bool {
+            sequence.map { $0 <= pageSequence } ?? false
+        }
     }
 
     // MARK: The list
@@ -235,7 +268,7 @@ extension ChannelCollection: ChatConnectionListener {
         var updated: [Channel] = []
         var deleted: [String] = []
         for case .channel(let channel) in change.upserts {
-            if isLoading { arrivals[channel.id] = matches(channel) ? channel : Channel?.none }
+            if isLoading { arrivals[channel.id] = Arrival(channel: matches(channel) ? channel : nil, sequence: change.sequence) }
             let known = channels.contains { $0.id == channel.id }
             if known, !matches(channel) {
                 channels.removeAll { $0.id == channel.id }
@@ -250,7 +283,7 @@ extension ChannelCollection: ChatConnectionListener {
             }
         }
         if isLoading {
-            for key in change.removals where key.kind == .channel { arrivals[key.id] = Channel?.none }
+            for key in change.removals where key.kind == .channel { arrivals[key.id] = Arrival(channel: nil, sequence: change.sequence) }
         }
         for key in change.removals where key.kind == .channel && channels.contains(where: { $0.id == key.id }) {
             channels.removeAll { $0.id == key.id }

@@ -47,10 +47,9 @@ struct ChannelCollectionState: Equatable {
         case start
         /// Read a page of cached channels after the list's last, then report ``cachePageRead()``.
         case readCachePage
-        /// Ask the server for the page at `cursor` (and, when `askSequence`, for its latest
-        /// sequence first), then report ``serverPageRead(cursor:end:sequence:connected:)`` or
-        /// ``serverPageFailed()``.
-        case readServerPage(cursor: String?, askSequence: Bool)
+        /// Ask the server for its latest sequence, then for the page at `cursor`, then report
+        /// ``serverPageRead(cursor:end:sequence:connected:)`` or ``serverPageFailed()``.
+        case readServerPage(cursor: String?)
         /// Apply the committed change to the list.
         case apply
         /// Read the channels another connection changed, then report ``externalRowsRead()``.
@@ -106,17 +105,18 @@ struct ChannelCollectionState: Equatable {
     /// The page's cached channels were read (and shown): ask the server.
     func cachePageRead() -> Action {
         guard !isDisposed else { return .refuse(.disposed) }
-        return .readServerPage(cursor: paging.cursor, askSequence: !hasLoadedFromServer)
+        return .readServerPage(cursor: paging.cursor)
     }
 
     /// The server answered the page, whose next cursor is `cursor` and whose part of the list ends
-    /// at `end` (nil: at the bottom); `sequence` is the server's latest, asked before the first page.
-    mutating func serverPageRead(cursor: String?, end: Place?, sequence: Int64?, connected: Bool) -> Action {
+    /// at `end` (nil: at the bottom); `sequence` is the server's latest, asked before the page.
+    /// The first page the server answers sets the sync point there; later pages leave it alone.
+    mutating func serverPageRead(cursor: String?, end: Place?, sequence: Int64, connected: Bool) -> Action {
         guard !isDisposed else { return .refuse(.disposed) }
         paging.cursor = cursor
         paging.hasMore = cursor != nil
         paging.end = end
-        if let sequence { sync.serverAnswered(through: sequence, connected: connected) }
+        if !hasLoadedFromServer { sync.serverAnswered(through: sequence, connected: connected) }
         return .none
     }
 

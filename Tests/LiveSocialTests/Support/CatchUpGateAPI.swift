@@ -7,7 +7,8 @@ import TestSupport
 /// log (``ChangeScope/all``) the test can hold once the server has answered, or fail: so a test
 /// decides what happens while a client catches up. The change logs of chat collections (every
 /// other scope) can be failed too. A mutation's answer can be held too, and
-/// then lost (``releasePerform(losingAnswer:)``). Everything else goes to `base`; while the
+/// then lost (``releasePerform(losingAnswer:)``), and so can a page of records (a channel list's
+/// page, say) the server has answered. Everything else goes to `base`; while the
 /// test has sent ``SocialEvent/disconnected``, requests throw ``SocialAPIError/offline``.
 final class CatchUpGateAPI: SocialAPI {
     private struct State {
@@ -21,6 +22,8 @@ final class CatchUpGateAPI: SocialAPI {
         var collectionLogRequests = 0
         var holdsNextPerform = false
         var heldPerform: CheckedContinuation<Bool, Never>?
+        var holdsNextPage = false
+        var heldPage: CheckedContinuation<Void, Never>?
     }
 
     let base: EmbeddedServer.Connection
@@ -86,6 +89,21 @@ final class CatchUpGateAPI: SocialAPI {
         held?.resume(returning: losingAnswer)
     }
 
+    /// Makes the next page of records wait, once the server has answered it, for ``releasePage()``.
+    func holdNextPage() { state.withLock { $0.holdsNextPage = true } }
+
+    /// Whether a page of records the server answered waits for ``releasePage()``.
+    var hasHeldPage: Bool { state.withLock { $0.heldPage != nil } }
+
+    /// Hands the held page to the client.
+    func releasePage() {
+        let held = state.withLock { state in
+            defer { state.heldPage = nil }
+            return state.heldPage
+        }
+        held?.resume()
+    }
+
     // MARK: SocialAPI
 
     func fetch<Record: CacheRecord>(_ type: Record.Type, id: String) async throws -> Record? {
@@ -95,7 +113,17 @@ final class CatchUpGateAPI: SocialAPI {
 
     func fetchPage<Record: CacheRecord>(_ query: SocialQuery<Record>, cursor: String?, limit: Int) async throws -> RemotePage<Record> {
         try checkConnected()
-        return try await base.fetchPage(query, cursor: cursor, limit: limit)
+        let page = try await base.fetchPage(query, cursor: cursor, limit: limit)
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let holds = state.withLock { state in
+                guard state.holdsNextPage else { return false }
+                state.holdsNextPage = false
+                state.heldPage = continuation
+                return true
+            }
+            if !holds { continuation.resume() }
+        }
+        return page
     }
 
     func fetchMessages(_ query: SocialQuery<Message>, after position: MessagePosition, limit: Int) async throws -> [Message] {
