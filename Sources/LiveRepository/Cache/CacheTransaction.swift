@@ -122,29 +122,8 @@ public final class CacheTransaction {
 
     private func upsertStatements(for table: RecordTable) throws -> (insert: SQLiteStatement, upsert: SQLiteStatement) {
         if let statements = upsertStatements[table.name] { return statements }
-        let placeholders = Array(repeating: "?", count: table.columns.count).joined(separator: ", ")
-        let statements = (
-            insert: try connection.statement(
-                "INSERT OR IGNORE INTO \(table.name) (\(table.columnList)) VALUES (\(placeholders))"),
-            upsert: try connection.statement(Self.upsertSQL(for: table)))
+        let statements = (insert: try connection.statement(table.insertSQL), upsert: try connection.statement(table.upsertSQL))
         upsertStatements[table.name] = statements
         return statements
-    }
-
-    /// `INSERT ... ON CONFLICT DO UPDATE ... WHERE <some column differs> RETURNING rowid`: a row
-    /// comes back only when the cache changed.
-    static func upsertSQL(for table: RecordTable) -> String {
-        let names = table.columns.map(\.name)
-        let placeholders = Array(repeating: "?", count: names.count).joined(separator: ", ")
-        let updated = names.dropFirst()
-        guard !updated.isEmpty else {
-            return "INSERT INTO \(table.name) (id) VALUES (?) ON CONFLICT(id) DO NOTHING RETURNING rowid"
-        }
-        let assignments = updated.map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
-        let current = updated.joined(separator: ", ")
-        let incoming = updated.map { "excluded.\($0)" }.joined(separator: ", ")
-        let differs = updated.count == 1 ? "\(current) IS NOT \(incoming)" : "(\(current)) IS NOT (\(incoming))"
-        return "INSERT INTO \(table.name) (\(table.columnList)) VALUES (\(placeholders)) "
-            + "ON CONFLICT(id) DO UPDATE SET \(assignments) WHERE \(differs) RETURNING rowid"
     }
 }

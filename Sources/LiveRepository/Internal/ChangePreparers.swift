@@ -33,8 +33,9 @@ final class ChangePreparers: @unchecked Sendable {
         }
     }
 
-    /// Whether any preparer is registered (alive or not swept yet).
-    var isEmpty: Bool { lock.withLock { byTable.values.allSatisfy(\.isEmpty) } }
+    /// Whether any preparer is registered (alive or not swept yet). Asked at every look for other
+    /// processes' commits: closures here, not key paths, each use of which is a call into the runtime.
+    var isEmpty: Bool { lock.withLock { byTable.values.allSatisfy { $0.isEmpty } } }
 
     /// On the store's queue, inside the read transaction that found `change`: what each
     /// preparer of a changed table prepared, by its listener's identity.
@@ -43,7 +44,7 @@ final class ChangePreparers: @unchecked Sendable {
             var found: [(any ChangePreparer, TableChange)] = []
             for (table, tableChange) in change {
                 guard let entries = byTable[table] else { continue }
-                let alive = entries.compactMap(\.preparer)
+                let alive = entries.compactMap { $0.preparer }
                 if alive.count < entries.count { byTable[table]?.removeAll { $0.preparer == nil } }
                 found += alive.map { ($0, tableChange) }
             }

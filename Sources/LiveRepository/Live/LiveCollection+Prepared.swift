@@ -100,7 +100,7 @@ final class RefreshPreparer<Record: CacheRecord>: ChangePreparer, @unchecked Sen
         let job = CollectionJobs.Job.refresh(rowids: change.rowids, wholeTable: change.isWholeTable)
         guard let outcome = try? LiveCollection<Record>.perform(
             job, on: taken.window, reader: reader, pageSize: pageSize, carrying: taken.carried,
-            refreshing: Set(taken.decoded.keys), connection: connection)
+            refreshing: LiveCollection<Record>.rowids(of: taken.decoded), connection: connection)
         else { return nil }
         return PreparedRefresh(preparer: self, started: taken.started, outcome: outcome)
     }

@@ -17,13 +17,22 @@ extension LiveCollection {
         let reader = self.reader
         let pageSize = self.pageSize
         let carried = carriedRows
-        let decodedRowids = Set(state.reading.decoded.keys)
+        let decodedRowids = Self.rowids(of: state.reading.decoded)
         store.read({ connection in
             try Self.perform(job, on: window, reader: reader, pageSize: pageSize, carrying: carried,
                              refreshing: decodedRowids, connection: connection)
         }, completion: { [weak self] result in
             self?.finish(job, result)
         })
+    }
+
+    /// The rowids of `decoded`, gathered by a loop: `Set(decoded.keys)` runs the standard
+    /// library's generic initializer unspecialized here (`Record` is known only at run time),
+    /// which cost a refresh of a 20-row window about 40 µs (measured on Linux).
+    nonisolated static func rowids(of decoded: [Int64: Record]) -> Set<Int64> {
+        var rowids = Set<Int64>(minimumCapacity: decoded.count)
+        for rowid in decoded.keys { rowids.insert(rowid) }
+        return rowids
     }
 
     /// The rows the next delivery carries: the whole window up to 1,024 rows; beyond, two pages

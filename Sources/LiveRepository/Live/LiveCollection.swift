@@ -49,6 +49,9 @@ public final class LiveCollection<Record: CacheRecord>: Observable {
     /// when the store does not watch its file); set once in `init`.
     private(set) var preparer: RefreshPreparer<Record>?
     private let registrar = ObservationRegistrar()
+    /// `\.state`, made once: a key path into a generic class is made anew each time one is
+    /// written (the runtime instantiates it for `Record`), a cost every delivery paid.
+    private let stateKeyPath: KeyPath<LiveCollection, State> = \.state
     /// Everything the collection keeps track of, in one value (see ``State``): what observers
     /// see, the loading under way and the decoded records.
     var state: State
@@ -140,7 +143,7 @@ public final class LiveCollection<Record: CacheRecord>: Observable {
     }
 
     func read() -> State {
-        registrar.access(self, keyPath: \.state)
+        registrar.access(self, keyPath: stateKeyPath)
         return state
     }
 
@@ -155,7 +158,7 @@ public final class LiveCollection<Record: CacheRecord>: Observable {
         var next = state
         body(&next)
         let visible = next.status.isVisibleChange(from: state.status) || !(change?.isEmpty ?? true)
-        registrar.withMutation(of: self, keyPath: \.state) { state = next }
+        registrar.withMutation(of: self, keyPath: stateKeyPath) { state = next }
         if visible && publish { revisions.publish(change) }
     }
 

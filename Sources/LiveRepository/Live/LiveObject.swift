@@ -45,6 +45,9 @@ public final class LiveObject<Record: CacheRecord>: Observable {
     private let revisions = Revisions()
     private let registrar = ObservationRegistrar()
     private var state = State()
+    /// `\.state`, made once: a key path into a generic class is made anew each time one is
+    /// written (the runtime instantiates it for `Record`), a cost every delivery paid.
+    private let stateKeyPath: KeyPath<LiveObject, State> = \.state
     private var fetchGeneration = 0
     private var cacheFirst = CacheFirstGate()
 
@@ -77,7 +80,7 @@ public final class LiveObject<Record: CacheRecord>: Observable {
     public var error: (any Error)? { read().error }
 
     private func read() -> State {
-        registrar.access(self, keyPath: \.state)
+        registrar.access(self, keyPath: stateKeyPath)
         return state
     }
 
@@ -89,7 +92,7 @@ public final class LiveObject<Record: CacheRecord>: Observable {
         let visible = next.snapshot != state.snapshot || next.status.isVisibleChange(from: state.status)
         let changed = visible || next.loadingStatus != state.loadingStatus
         guard changed else { return }
-        registrar.withMutation(of: self, keyPath: \.state) { state = next }
+        registrar.withMutation(of: self, keyPath: stateKeyPath) { state = next }
         if visible { revisions.publish() }
     }
 
