@@ -13,6 +13,9 @@
 /// store's writing connection.
 final class StoreChangeLog {
     static let table = "live_store_changes"
+    /// The statements each commit runs, written once rather than at each commit.
+    private static let readSQL = "SELECT sequence, change FROM \(table) WHERE sequence > ? ORDER BY sequence"
+    private static let appendSQL = "INSERT INTO \(table) (change) VALUES (?)"
     /// Rows kept for stores that look late: writers delete older ones every `trimEvery` rows.
     static let kept: Int64 = 2_048
     static let trimEvery: Int64 = 256
@@ -74,7 +77,7 @@ final class StoreChangeLog {
         let version = try Self.dataVersion(connection)
         guard version != dataVersion else { return nil }
         let rows = try connection.query(
-            "SELECT sequence, change FROM \(Self.table) WHERE sequence > ? ORDER BY sequence", [.integer(lastSequence)]
+            Self.readSQL, [.integer(lastSequence)]
         ) { ($0.int64(0), $0.bytes(1)) }
         defer {
             dataVersion = version
@@ -114,7 +117,7 @@ final class StoreChangeLog {
         for (table, tableChange) in change where tableChange.rowids.count > Self.rowLimit || tableChange.ids.count > Self.rowLimit {
             logged[table] = TableChange(isWholeTable: true, isRebuilt: tableChange.isRebuilt)
         }
-        try connection.execute("INSERT INTO \(Self.table) (change) VALUES (?)", [.blob(StoreChangeCoding.encode(logged))])
+        try connection.execute(Self.appendSQL, [.blob(StoreChangeCoding.encode(logged))])
         let sequence = connection.lastInsertRowID
         if sequence % Self.trimEvery == 0 {
             try connection.execute("DELETE FROM \(Self.table) WHERE sequence <= ?", [.integer(sequence - Self.kept)])
