@@ -39,6 +39,13 @@ extension LiveStore {
         }
     }
 
+    /// Whether an error that opening the file met (before the store wrote anything) is damage too:
+    /// `SQLITE_TOOBIG` there comes from reading the file's schema, whose record sizes garbage on
+    /// its first page can make impossible. Written data can raise it as well, so only at open.
+    static func isDamageAtOpen(_ error: any Error) -> Bool {
+        (error as? SQLiteError)?.code == SQLITE_TOOBIG
+    }
+
     static func isRecoverable(_ error: any Error) -> Bool {
         switch error {
         case let error as SQLiteError: error.isCorruption || error.isUnsupportedFileFormat

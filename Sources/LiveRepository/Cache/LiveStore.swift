@@ -129,7 +129,7 @@ public final class LiveStore: @unchecked Sendable {
             (connection, changeLog) = try Self.openWithLog(location, memoryName: memoryName, migrator: migrator)
             recovery = nil
         } catch {
-            guard case .file(let url) = location, Self.isRecoverable(error) else { throw error }
+            guard case .file(let url) = location, Self.isRecoverable(error) || Self.isDamageAtOpen(error) else { throw error }
             let movedTo: URL
             do {
                 movedTo = try Self.moveAside(url)
