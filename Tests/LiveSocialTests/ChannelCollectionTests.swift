@@ -261,14 +261,11 @@ struct ChannelCollectionTests {
                                 createdAt: fresh.createdAt, updatedAt: fresh.createdAt)
 
         let collection = client.createChannelCollection(pageSize: 1)
-        api.holdNextPage()
-        let page = Task { try await collection.loadMore() }
-        try await waitUntilHolds { api.hasHeldPage }
-        api.send(.created(.channel(asCreated), sequence: creation))
-        try await waitUntilHolds { client.lastEventSequence == creation }
-        api.releasePage()
+        let page = try await loadMore(collection, of: client, through: api) {
+            (.created(.channel(asCreated), sequence: creation), creation)
+        }
 
-        #expect(try await page.value == [fresh])
+        #expect(page == [fresh])
         #expect(collection.channels == [fresh])
         #expect(collection.snapshot.data == [fresh])
     }
@@ -288,14 +285,11 @@ struct ChannelCollectionTests {
         let leaving = try await fixture.server.latestSequence()
         try await fixture.server.deleteChannel(target.id)
 
-        api.holdNextPage()
-        let page = Task { try await collection.loadMore() }
-        try await waitUntilHolds { api.hasHeldPage }
-        api.send(.updated(.channel(left), sequence: leaving))
-        try await waitUntilHolds { client.lastEventSequence == leaving }
-        api.releasePage()
+        let page = try await loadMore(collection, of: client, through: api) {
+            (.updated(.channel(left), sequence: leaving), leaving)
+        }
 
-        #expect(try await page.value.isEmpty)
+        #expect(page.isEmpty)
         #expect(collection.channels.map(\.id) == (try await fixture.server.records(.channels())).map(\.id))
         #expect(!collection.channels.contains { $0.id == target.id })
     }
@@ -310,21 +304,37 @@ struct ChannelCollectionTests {
         let target = try #require(server.first)
         let collection = client.createChannelCollection()
 
-        api.holdNextPage()
-        let page = Task { try await collection.loadMore() }
-        try await waitUntilHolds { api.hasHeldPage }
-        try await fixture.server.deleteChannel(target.id)
-        let deleted = try #require(try await fixture.server.record(Channel.self, id: target.id))
-        let deletion = try await fixture.server.latestSequence()
-        api.send(.updated(.channel(deleted), sequence: deletion))
-        try await waitUntilHolds { client.lastEventSequence == deletion }
-        api.releasePage()
+        var deleted: Channel?
+        let returned = try await loadMore(collection, of: client, through: api) {
+            try await fixture.server.deleteChannel(target.id)
+            let copy = try #require(try await fixture.server.record(Channel.self, id: target.id))
+            deleted = copy
+            let deletion = try await fixture.server.latestSequence()
+            return (.updated(.channel(copy), sequence: deletion), deletion)
+        }
 
-        let returned = try await page.value
         #expect(returned.map(\.id) == server.dropFirst().map(\.id), "the deletion came after the server read the page")
         #expect(collection.channels.map(\.id) == server.dropFirst().map(\.id))
         let cached = try await client.store.read { try Channel.read(id: target.id, from: $0) }
-        #expect(cached == deleted, "the cache keeps the copy the deletion stored")
+        let deletedCopy = try #require(deleted)
+        #expect(cached == deletedCopy, "the cache keeps the copy the deletion stored")
+    }
+
+    /// Loads `collection`'s next page through `api`, holding the server's answer while `meanwhile`
+    /// runs and the real-time event it returns reaches `client` (its sequence number given apart,
+    /// to wait for); returns the page.
+    private func loadMore(
+        _ collection: ChannelCollection, of client: SocialClient, through api: CatchUpGateAPI,
+        meanwhile: () async throws -> (event: SocialEvent, sequence: Int64)
+    ) async throws -> [Channel] {
+        api.holdNextPage()
+        let page = Task { try await collection.loadMore() }
+        try await waitUntilHolds { api.hasHeldPage }
+        let (event, sequence) = try await meanwhile()
+        api.send(event)
+        try await waitUntilHolds { client.lastEventSequence == sequence }
+        api.releasePage()
+        return try await page.value
     }
 
     // A channel deleted while the app was closed shows in a page read from the cache while the

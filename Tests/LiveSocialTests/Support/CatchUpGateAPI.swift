@@ -14,20 +14,18 @@ final class CatchUpGateAPI: SocialAPI {
     private struct State {
         var stream: AsyncStream<SocialEvent>.Continuation?
         var connected = true
-        var holdsNextLog = false
-        var heldLog: CheckedContinuation<Void, Never>?
         var logFailures = 0
         var logRequests = 0
         var collectionLogFailures = 0
         var collectionLogRequests = 0
-        var holdsNextPerform = false
-        var heldPerform: CheckedContinuation<Bool, Never>?
-        var holdsNextPage = false
-        var heldPage: CheckedContinuation<Void, Never>?
     }
 
     let base: EmbeddedServer.Connection
     private let state = Locked(State())
+    private let logHold = AnswerHold()
+    /// Released with whether the answer is lost.
+    private let performHold = AnswerHold(passing: false)
+    private let pageHold = AnswerHold()
 
     init(base: EmbeddedServer.Connection) {
         self.base = base
@@ -47,19 +45,13 @@ final class CatchUpGateAPI: SocialAPI {
     }
 
     /// Makes the next client-wide change log wait, once the server has answered, for ``releaseLog()``.
-    func holdNextLog() { state.withLock { $0.holdsNextLog = true } }
+    func holdNextLog() { logHold.arm() }
 
     /// Whether a client-wide change log the server answered waits for ``releaseLog()``.
-    var hasHeldLog: Bool { state.withLock { $0.heldLog != nil } }
+    var hasHeldLog: Bool { logHold.isHolding }
 
     /// Hands the held change log to the client.
-    func releaseLog() {
-        let held = state.withLock { state in
-            defer { state.heldLog = nil }
-            return state.heldLog
-        }
-        held?.resume()
-    }
+    func releaseLog() { logHold.release() }
 
     /// Makes the next `count` client-wide change-log requests fail with a server failure.
     func failNextLogs(_ count: Int) { state.withLock { $0.logFailures = count } }
@@ -75,34 +67,22 @@ final class CatchUpGateAPI: SocialAPI {
     var collectionLogRequests: Int { state.withLock { $0.collectionLogRequests } }
 
     /// Makes the next mutation wait, once the server has made it, for ``releasePerform(losingAnswer:)``.
-    func holdNextPerform() { state.withLock { $0.holdsNextPerform = true } }
+    func holdNextPerform() { performHold.arm() }
 
     /// Whether a mutation the server made waits for ``releasePerform(losingAnswer:)``.
-    var hasHeldPerform: Bool { state.withLock { $0.heldPerform != nil } }
+    var hasHeldPerform: Bool { performHold.isHolding }
 
     /// Answers the held mutation, or makes its answer lost (the client gets `.offline`).
-    func releasePerform(losingAnswer: Bool) {
-        let held = state.withLock { state in
-            defer { state.heldPerform = nil }
-            return state.heldPerform
-        }
-        held?.resume(returning: losingAnswer)
-    }
+    func releasePerform(losingAnswer: Bool) { performHold.release(losingAnswer) }
 
     /// Makes the next page of records wait, once the server has answered it, for ``releasePage()``.
-    func holdNextPage() { state.withLock { $0.holdsNextPage = true } }
+    func holdNextPage() { pageHold.arm() }
 
     /// Whether a page of records the server answered waits for ``releasePage()``.
-    var hasHeldPage: Bool { state.withLock { $0.heldPage != nil } }
+    var hasHeldPage: Bool { pageHold.isHolding }
 
     /// Hands the held page to the client.
-    func releasePage() {
-        let held = state.withLock { state in
-            defer { state.heldPage = nil }
-            return state.heldPage
-        }
-        held?.resume()
-    }
+    func releasePage() { pageHold.release() }
 
     // MARK: SocialAPI
 
@@ -114,15 +94,7 @@ final class CatchUpGateAPI: SocialAPI {
     func fetchPage<Record: CacheRecord>(_ query: SocialQuery<Record>, cursor: String?, limit: Int) async throws -> RemotePage<Record> {
         try checkConnected()
         let page = try await base.fetchPage(query, cursor: cursor, limit: limit)
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let holds = state.withLock { state in
-                guard state.holdsNextPage else { return false }
-                state.holdsNextPage = false
-                state.heldPage = continuation
-                return true
-            }
-            if !holds { continuation.resume() }
-        }
+        await pageHold.pass()
         return page
     }
 
@@ -149,15 +121,7 @@ final class CatchUpGateAPI: SocialAPI {
         }
         if fails { throw SocialAPIError.serverFailure("change log failed by the test") }
         let log = try await base.changes(since: sequence, limit: limit, scope: scope)
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let holds = state.withLock { state in
-                guard state.holdsNextLog else { return false }
-                state.holdsNextLog = false
-                state.heldLog = continuation
-                return true
-            }
-            if !holds { continuation.resume() }
-        }
+        await logHold.pass()
         return log
     }
 
@@ -169,16 +133,7 @@ final class CatchUpGateAPI: SocialAPI {
     func perform(_ mutation: SocialMutation) async throws -> SocialMutationResult {
         try checkConnected()
         let result = try await base.perform(mutation)
-        let loses = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
-            let holds = state.withLock { state in
-                guard state.holdsNextPerform else { return false }
-                state.holdsNextPerform = false
-                state.heldPerform = continuation
-                return true
-            }
-            if !holds { continuation.resume(returning: false) }
-        }
-        if loses { throw SocialAPIError.offline }
+        if await performHold.pass() { throw SocialAPIError.offline }
         return result
     }
 

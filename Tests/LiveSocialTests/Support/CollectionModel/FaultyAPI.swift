@@ -29,14 +29,14 @@ final class FaultyAPI: SocialAPI {
         var gatesFetches: Bool
         var pages: [Page] = []
         var incomingWaiters: [(sequence: Int64, continuation: CheckedContinuation<Void, Never>)] = []
-        var holdsNextAnswer = false
-        var heldAnswer: CheckedContinuation<Void, Never>?
         var results: [SocialMutationResult] = []
     }
 
     let base: EmbeddedServer.Connection
     private let state: Locked<State>
     private let pump: Locked<Task<Void, Never>?> = Locked(nil)
+    /// Holds a served page answer (``holdNextAnswer(_:)``).
+    private let answerHold = AnswerHold()
 
     /// Wraps `base`; `gatesFetches` makes every page request wait for ``releaseFetch()``.
     init(base: EmbeddedServer.Connection, gatesFetches: Bool = true) {
@@ -128,27 +128,21 @@ final class FaultyAPI: SocialAPI {
 
     /// Makes the next page answer wait, once the server has served it, for ``releaseAnswer()``:
     /// changes made meanwhile are newer than the page.
-    func holdNextAnswer(_ holds: Bool = true) { state.withLock { $0.holdsNextAnswer = holds } }
+    func holdNextAnswer(_ holds: Bool = true) { answerHold.arm(holds) }
 
     /// Whether a served page waits for ``releaseAnswer()``.
-    var hasHeldAnswer: Bool { state.withLock { $0.heldAnswer != nil } }
+    var hasHeldAnswer: Bool { answerHold.isHolding }
 
     /// Hands the held page answer to the client.
-    func releaseAnswer() {
-        let waiter = state.withLock { state in
-            defer { state.heldAnswer = nil }
-            return state.heldAnswer
-        }
-        waiter?.resume()
-    }
+    func releaseAnswer() { answerHold.release() }
 
     private func releaseAllFetches() {
         let waiters = state.withLock { state in
             state.gatesFetches = false
-            state.holdsNextAnswer = false
-            defer { state.waitingFetches = []; state.heldAnswer = nil; state.incomingWaiters = [] }
-            return state.waitingFetches + (state.heldAnswer.map { [$0] } ?? []) + state.incomingWaiters.map(\.continuation)
+            defer { state.waitingFetches = []; state.incomingWaiters = [] }
+            return state.waitingFetches + state.incomingWaiters.map(\.continuation)
         }
+        answerHold.releaseAll()
         for waiter in waiters { waiter.resume() }
     }
 
@@ -199,15 +193,7 @@ final class FaultyAPI: SocialAPI {
             $0.pages.append(Page(cursor: cursor, records: page.records.compactMap { SocialRecord($0) },
                                  nextCursor: page.nextCursor, failed: false))
         }
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let held = state.withLock { state in
-                guard state.holdsNextAnswer else { return false }
-                state.holdsNextAnswer = false
-                state.heldAnswer = continuation
-                return true
-            }
-            if !held { continuation.resume() }
-        }
+        await answerHold.pass()
         return page
     }
 
