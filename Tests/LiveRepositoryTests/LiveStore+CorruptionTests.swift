@@ -21,6 +21,17 @@ struct LiveStoreCorruptionTests {
     static let runs = RandomRuns(seedVariable: "LIVEDATA_CORRUPTION_SEED", filter: "LiveStoreCorruptionTests",
                                   quickSeeds: DamageCase.Variant.all.count)
 
+    /// Cases the long mode found breaking the rule, played on every run. Seed 670475796, case 0
+    /// of 3: garbage on the schema page made opening fail with `SQLITE_TOOBIG` ("string or blob
+    /// too big"), which the store threw instead of moving the file aside.
+    @Test(arguments: [(seed: UInt64(670_475_796), index: 0, casesPerSeed: 3)])
+    func damageTheLongModeFoundIsRecovered(_ found: (seed: UInt64, index: Int, casesPerSeed: Int)) async {
+        var check = DamagedStoreCheck(DamageCase(seed: found.seed, index: found.index, casesPerSeed: found.casesPerSeed), disk: nil)
+        await check.play()
+        #expect(check.problems.isEmpty, "\(check.damage): \(check.problems) after \(check.steps)")
+        #expect(check.outcome == .recoveredAtOpen, "\(check.damage)")
+    }
+
     @Test func randomDamageIsRecoveredOrReportedWithTheFileAndTheCause() async throws {
         let runs = Self.runs
         let casesPerSeed = runs.isLong ? 3 : 1
