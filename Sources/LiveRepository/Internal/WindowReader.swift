@@ -116,11 +116,10 @@ struct WindowReader<Record: CacheRecord>: Sendable {
     /// The records with these rowids, by rowid; rows deleted meanwhile are missing.
     func records(_ rowids: some Collection<Int64>, in connection: SQLiteConnection) throws -> [Int64: Record] {
         guard !rowids.isEmpty else { return [:] }
-        let sql = recordsSQL
         let rowidColumn = table.columns.count
         var result: [Int64: Record] = [:]
         result.reserveCapacity(rowids.count)
-        for (rowid, record) in try connection.query(sql, [.text(Self.jsonArray(rowids))], row: {
+        for (rowid, record) in try connection.query(recordsSQL, [.text(Self.jsonArray(rowids))], row: {
             ($0.int64(rowidColumn), try Record(row: $0))
         }) {
             result[rowid] = record
