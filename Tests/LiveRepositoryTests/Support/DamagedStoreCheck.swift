@@ -128,22 +128,23 @@ struct DamagedStoreCheck {
         if let recovery = store.recovery {
             step("opening recovered: \(recovery)")
             outcome = .recoveredAtOpen
-            checkRecovery(recovery, damagedBytes: damagedBytes, reference: referenceCheck, folder: directory.url)
+            checkRecovery(recovery, atOpen: true, damagedBytes: damagedBytes, reference: referenceCheck, folder: directory.url)
         }
         await use(store, at: url, reference: store.recovery == nil ? reference : .rows([]), check: referenceCheck,
                   folder: directory.url)
         await store.close()
     }
 
-    /// Checks a recovery: a damage SQLite itself sees, the damaged bytes kept where it says.
-    private mutating func checkRecovery(_ recovery: CacheRecovery, damagedBytes: Data?, reference: PlainSQLite.Answer, folder: URL) {
+    /// Checks a recovery (`atOpen`: made while opening): a damage SQLite itself sees, the
+    /// damaged bytes kept where it says.
+    private mutating func checkRecovery(_ recovery: CacheRecovery, atOpen: Bool, damagedBytes: Data?, reference: PlainSQLite.Answer, folder: URL) {
         // A damaged user version (header bytes 60-63) is no damage SQLite sees: the migrator
         // finds the file newer, or runs a migration again over its own tables.
         let isNewer = switch recovery.error {
         case SQLiteMigrator.Failure.databaseIsNewer, SQLiteMigrator.Failure.migrationFailed: true
         default: false
         }
-        if !LiveStore.isRecoverable(recovery.error), !LiveStore.isDamageAtOpen(recovery.error) {
+        if !LiveStore.isRecoverable(recovery.error), !(atOpen && LiveStore.isDamageAtOpen(recovery.error)) {
             fail("recovered from an error that is no damage", expected: "corruption, a newer schema, or a schema too big to read at open",
                  actual: "\(recovery.error)")
         }
@@ -217,7 +218,7 @@ struct DamagedStoreCheck {
         if let recovery = store.latestRecovery {
             if !recoveredBefore {
                 outcome = .recoveredWhileRunning
-                checkRecovery(recovery, damagedBytes: nil, reference: check, folder: folder)
+                checkRecovery(recovery, atOpen: false, damagedBytes: nil, reference: check, folder: folder)
             }
             if damagedFiles(in: folder).isEmpty { fail("after a recovery", expected: "the damaged file kept", actual: "none in the folder") }
         } else if !damagedFiles(in: folder).isEmpty {
