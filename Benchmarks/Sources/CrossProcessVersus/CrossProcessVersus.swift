@@ -3,7 +3,7 @@ import Foundation
 
 /// Live across processes: from a commit that process A makes to a cache file, to the observer
 /// call in process B that watches the same file. This package's LiveStore, GRDB's
-/// ValueObservation and a naive polling loop side by side; the idle cost of watching; and the
+/// ValueObservation and a naive polling loop, each alone, then side by side; the idle cost of watching; and the
 /// messages per second that reach B's live collection.
 ///
 ///     swift run -c release CrossProcessVersus          # 1,000 commits, 10 s idle, 50,000 messages
@@ -46,8 +46,13 @@ struct CrossProcessVersus {
                 report.cores = ProcessInfo.processInfo.activeProcessorCount
                 let folder = try progress.scratchFolder(settings.name)
                 defer { try? FileManager.default.removeItem(at: folder) }
-                report.latency = try await Scenarios.latency(settings, folder: folder, log: progress)
+                let contenders: [WatcherKind] = [.live, .livePolling, .grdb, .naive]
+                for kind in contenders {
+                    report.latency += try await Scenarios.latency(settings, kinds: [kind], folder: folder, log: progress)
+                }
                 report.latency.append(try await Floor.measure(settings, folder: folder, log: progress))
+                let together = try await Scenarios.latency(settings, kinds: contenders, folder: folder, log: progress)
+                report.latency += together.filter { $0.kind == .live }
                 report.idle = try await Scenarios.idle(settings, folder: folder, log: progress)
                 for kind in [WatcherKind.live, .livePolling] {
                     report.throughput.append(try await Scenarios.throughput(settings, kind: kind, folder: folder, log: progress))

@@ -18,11 +18,12 @@ struct Report {
         lines += ["", "1. Latency: from a commit in process A to the observer call in process B, "
             + "\(grouped(settings.commits)) commits of one message each, "
             + "\(settings.minimumPauseMicroseconds / 1_000)–\(settings.maximumPauseMicroseconds / 1_000) ms apart; "
-            + "the watchers run side by side in B: ms", ""]
+            + "each watcher alone in B (the same commits each time), then the first row's beside the three others: ms", ""]
         lines += ["| watcher in process B | commits seen | p50 | p99 | max | observer calls |", "|---|---:|---:|---:|---:|---:|"]
         for result in latency {
             let values = result.milliseconds
-            lines.append("| \(result.kind.title(poll: poll)) | \(grouped(result.seen)) of \(grouped(settings.commits)) | "
+            let title = result.kind.title(poll: poll) + (result.besideOthers ? ", beside the three others at once" : "")
+            lines.append("| \(title) | \(grouped(result.seen)) of \(grouped(settings.commits)) | "
                 + "\(formatted(Statistics.median(values))) | \(formatted(Statistics.percentile(values, 99))) | "
                 + "\(formatted(values.max() ?? .nan)) | \(grouped(result.deliveries)) |")
         }
@@ -60,7 +61,7 @@ struct Report {
     func goals() -> String {
         var lines = ["", "Goals, at the default settings (wake-ups)" + (settings.name == "full" ? ":" : " (quick run: fewer commits and a shorter idle time):")]
         func verdict(_ met: Bool) -> String { met ? "met" : "NOT met" }
-        if let live = latency.first(where: { $0.kind == .live }) {
+        if let live = wokenAlone {
             let p99 = Statistics.percentile(live.milliseconds, 99)
             lines.append("- latency p99 at most 1 ms from a commit in A to the observer in B: "
                 + (live.seen == 0 ? "n/a, B's LiveStore saw none of A's commits"
@@ -85,7 +86,7 @@ struct Report {
     /// cost above the baseline over the store counts (% of one core), and the messages delivered
     /// out of those written (the latency scenario's commits and the throughput scenario's burst).
     func summary() -> String {
-        let live = latency.first { $0.kind == .live }
+        let live = wokenAlone
         let burst = throughput.first { $0.kind == .live }
         let p99 = live.map { Statistics.percentile($0.milliseconds, 99) } ?? .nan
         let delivered = (live?.seen ?? 0) + (burst?.delivered ?? 0)
@@ -93,6 +94,9 @@ struct Report {
         return "summary: p99_ms=\(String(format: "%.3f", p99)) idle_pct=\(String(format: "%.4f", worstIdle * 100)) "
             + "delivered=\(delivered)/\(written)"
     }
+
+    /// The latency of B's store at the default settings, watching alone.
+    private var wokenAlone: Scenarios.Latency? { latency.first { $0.kind == .live && !$0.besideOthers } }
 
     private var baseline: Double { idle.first { $0.kind == WatcherKind.none }?.share ?? .nan }
 

@@ -7,6 +7,9 @@ enum Scenarios {
     /// What one watcher saw of the latency scenario.
     struct Latency {
         var kind: WatcherKind
+        /// Whether the other watchers ran in B at the same time (the side-by-side pass), rather
+        /// than this one alone.
+        var besideOthers = false
         /// Of A's commits, how many the watcher saw by the end of the grace period.
         var seen: Int
         /// For each commit seen: from its stamp in A to the observer call in B, ms.
@@ -14,19 +17,17 @@ enum Scenarios {
         var deliveries: Int
     }
 
-    /// A commits `settings.commits` messages a few milliseconds apart while B's watchers of this
-    /// package (woken, and polling), GRDB and the naive loop run side by side.
-    static func latency(_ settings: Settings, folder: URL, log: RunLog) async throws -> [Latency] {
-        let url = folder.appendingPathComponent("latency.sqlite")
+    /// A commits `settings.commits` messages a few milliseconds apart (the same seeded pauses at
+    /// every pass) while `kinds` watch in B: one alone, or several side by side.
+    static func latency(_ settings: Settings, kinds: [WatcherKind], folder: URL, log: RunLog) async throws -> [Latency] {
+        let url = folder.appendingPathComponent("latency-\(kinds.map(\.rawValue).joined(separator: "+")).sqlite")
         try await Fixture.create(url)
-        let watchers = try [WatcherKind.live, .livePolling, .grdb, .naive].map {
-            try Watcher($0, url: url, pollMilliseconds: settings.pollMilliseconds)
-        }
+        let watchers = try kinds.map { try Watcher($0, url: url, pollMilliseconds: settings.pollMilliseconds) }
         for watcher in watchers { await watcher.arrivals.ready.wait() }
         // Let the openings settle: GRDB's observation fetches a second time once it observes.
         try await Task.sleep(for: .milliseconds(200))
-        log("latency: process A commits \(grouped(settings.commits)) messages, one transaction each, "
-            + "\(settings.minimumPauseMicroseconds / 1_000)–\(settings.maximumPauseMicroseconds / 1_000) ms apart")
+        log("latency (\(kinds.map(\.rawValue).joined(separator: ", "))): process A commits \(grouped(settings.commits)) "
+            + "messages, one transaction each, \(settings.minimumPauseMicroseconds / 1_000)–\(settings.maximumPauseMicroseconds / 1_000) ms apart")
         let writer = try ChildProcess.start([
             "writer", "spaced", url.path, String(settings.commits),
             String(settings.minimumPauseMicroseconds), String(settings.maximumPauseMicroseconds),
@@ -40,7 +41,7 @@ enum Scenarios {
         return watchers.map { watcher in
             let seenAt = watcher.arrivals.seenAt
             return Latency(
-                kind: watcher.kind, seen: seenAt.count,
+                kind: watcher.kind, besideOthers: kinds.count > 1, seen: seenAt.count,
                 milliseconds: seenAt.enumerated().map { index, time in elapsed(from: stamps[index + 1], to: time) },
                 deliveries: watcher.arrivals.deliveries)
         }

@@ -63,7 +63,7 @@ enum WatcherKind: String, CaseIterable {
         case .livePolling: "LiveStore (polling every \(poll) ms, the old default) + LiveCollection"
         case .grdb: "GRDB ValueObservation (DatabasePool on the same file)"
         case .naive: "naive loop: requery every 100 ms and compare"
-        case .floor: "floor, measured alone after the others: a stamp through a pipe to a thread, a queue, the main queue (no SQLite)"
+        case .floor: "floor: a stamp through a pipe to a thread, a queue, the main queue (no SQLite)"
         }
     }
 }
