@@ -31,6 +31,20 @@ import Testing
         #expect(Set(found.map(\.id)) == ["n3", "n17"])
         #expect(Set(found.map(\.value)) == [.int(3), .int(17)])
         #expect(try reader.matching([Int64](), in: connection).isEmpty)
+        // One rowid, the common commit, has a statement of its own.
+        #expect(try reader.matching([touched[0]], in: connection).map(\.id) == ["n3"])
+        #expect(try reader.matching([touched[2]], in: connection).isEmpty)
+    }
+
+    @Test func recordsReadsTheRowsThatAreStillThere() throws {
+        let connection = try notes(inbox: 20, archive: 5)
+        let reader = WindowReader(query: CacheQuery<Note>([.equals("folder", "inbox")], orderBy: "rank"), ascending: true)
+        let rowids = try ["n3", "a2"].map { try rowid(of: $0, in: connection) }
+        // Whatever the query: a record read by rowid is the row's, matched or not.
+        #expect(try reader.records(rowids + [999_999], in: connection).mapValues(\.id) == [rowids[0]: "n3", rowids[1]: "a2"])
+        #expect(try reader.records([rowids[1]], in: connection).mapValues(\.id) == [rowids[1]: "a2"])
+        #expect(try reader.records([Int64(999_999)], in: connection).isEmpty)
+        #expect(try reader.records([Int64](), in: connection).isEmpty)
     }
 
     /// A refresh after a commit reads the touched rows by rowid, one lookup each: through the
@@ -39,12 +53,14 @@ import Testing
     @Test func matchingLooksUpEachTouchedRowByRowidEvenWhereAnIndexServesTheQuery() throws {
         let connection = try notes(inbox: 2_000, archive: 10)
         let reader = WindowReader(query: CacheQuery<Note>([.equals("folder", "inbox")], orderBy: "rank"), ascending: true)
-        let statement = reader.matchingStatement([Int64(5)])
-        let plan = try connection.query("EXPLAIN QUERY PLAN " + statement.sql, statement.bindings) {
-            $0.string(3)
+        for rowids in [[Int64(5)], [5, 6, 7]] {
+            let statement = reader.matchingStatement(rowids)
+            let plan = try connection.query("EXPLAIN QUERY PLAN " + statement.sql, statement.bindings) {
+                $0.string(3)
+            }
+            let notesStep = try #require(plan.first { $0.contains("notes") })
+            #expect(notesStep.contains("INTEGER PRIMARY KEY"), "\(plan)")
+            #expect(!plan.contains { $0.contains("notes_folder_rank") }, "\(plan)")
         }
-        let notesStep = try #require(plan.first { $0.contains("notes") })
-        #expect(notesStep.contains("INTEGER PRIMARY KEY"), "\(plan)")
-        #expect(!plan.contains { $0.contains("notes_folder_rank") }, "\(plan)")
     }
 }

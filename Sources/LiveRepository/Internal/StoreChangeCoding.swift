@@ -34,6 +34,9 @@ enum StoreChangeCoding {
 
     /// The change `bytes` encode, or nil when they are not a change of this format (a row
     /// written by something else): the caller then treats every table as changed.
+    /// The counts from which decoding reserves a set's capacity at once.
+    private static let reserveFrom = 64
+
     static func decode(_ bytes: [UInt8]) -> StoreChange? {
         var reader = Reader(bytes: bytes)
         guard reader.byte() == format, let tables = reader.count() else { return nil }
@@ -41,7 +44,9 @@ enum StoreChangeCoding {
         for _ in 0..<tables {
             guard let table = reader.string(), let flags = reader.byte(), let rowidCount = reader.count() else { return nil }
             var tableChange = TableChange(isWholeTable: flags & 1 != 0, isRebuilt: flags & 2 != 0)
-            tableChange.rowids.reserveCapacity(rowidCount)
+            // Reserved only for many: `Set.reserveCapacity` runs unspecialized here, and looking
+            // up its storage's type was most of a one-row change's decoding (perf, on Linux).
+            if rowidCount > Self.reserveFrom { tableChange.rowids.reserveCapacity(rowidCount) }
             var previous: Int64 = 0
             for offset in 0..<rowidCount {
                 guard let raw = reader.varint() else { return nil }
@@ -52,7 +57,7 @@ enum StoreChangeCoding {
                 previous = rowid
             }
             guard let idCount = reader.count() else { return nil }
-            tableChange.ids.reserveCapacity(idCount)
+            if idCount > Self.reserveFrom { tableChange.ids.reserveCapacity(idCount) }
             for _ in 0..<idCount {
                 guard let id = reader.string() else { return nil }
                 tableChange.ids.insert(id)

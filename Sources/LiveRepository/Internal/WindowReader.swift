@@ -19,6 +19,10 @@ struct WindowReader<Record: CacheRecord>: Sendable {
     /// The statements of the reads each commit makes (``matching(_:in:)``, ``records(_:in:)``).
     private let matchingSQL: String
     private let recordsSQL: String
+    /// The same for one rowid, bound as an integer: a commit of one row (a message sent) makes no
+    /// JSON text for SQLite to parse.
+    private let matchingOneSQL: String
+    private let recordOneSQL: String
 
     /// The reader of `query`'s rows in anchor order (`ascending` or not). The SQL it runs is
     /// written here once: written at each read, it was a tenth of a refresh's time, since this
@@ -34,6 +38,8 @@ struct WindowReader<Record: CacheRecord>: Sendable {
         matchingSQL = "SELECT \(keyColumns) FROM \(table.name) NOT INDEXED "
             + "WHERE rowid IN (SELECT value FROM json_each(?)) AND (\(whereClause.sql))"
         recordsSQL = "SELECT \(table.columnList), rowid FROM \(table.name) WHERE rowid IN (SELECT value FROM json_each(?))"
+        matchingOneSQL = "SELECT \(keyColumns) FROM \(table.name) NOT INDEXED WHERE rowid = ? AND (\(whereClause.sql))"
+        recordOneSQL = "SELECT \(table.columnList), rowid FROM \(table.name) WHERE rowid = ?"
     }
 
     /// The first `limit` rows from the anchor.
@@ -110,19 +116,29 @@ struct WindowReader<Record: CacheRecord>: Sendable {
 
     /// The statement of ``matching(_:in:)`` for `rowids`, with its bindings.
     func matchingStatement(_ rowids: some Collection<Int64>) -> (sql: String, bindings: [SQLiteValue]) {
-        (matchingSQL, [.text(Self.jsonArray(rowids))] + whereClause.bindings)
+        if rowids.count == 1, let rowid = rowids.first { return (matchingOneSQL, [.integer(rowid)] + whereClause.bindings) }
+        return (matchingSQL, [.text(Self.jsonArray(rowids))] + whereClause.bindings)
     }
 
     /// The records with these rowids, by rowid; rows deleted meanwhile are missing.
+    ///
+    /// Each row goes straight into the dictionary: an array of `(rowid, record)` pairs first, and
+    /// the capacity reserved for a few rows, made the runtime look up generic types (the pair's,
+    /// the storage's) at each read, which perf found to be most of reading one record.
     func records(_ rowids: some Collection<Int64>, in connection: SQLiteConnection) throws -> [Int64: Record] {
-        guard !rowids.isEmpty else { return [:] }
+        guard !rowids.isEmpty else { return [Int64: Record]() }
         let rowidColumn = table.columns.count
-        var result: [Int64: Record] = [:]
-        result.reserveCapacity(rowids.count)
-        for (rowid, record) in try connection.query(recordsSQL, [.text(Self.jsonArray(rowids))], row: {
-            ($0.int64(rowidColumn), try Record(row: $0))
-        }) {
-            result[rowid] = record
+        let one = rowids.count == 1 ? rowids.first : nil
+        let statement = try connection.statement(one == nil ? recordsSQL : recordOneSQL)
+        try statement.bind([one.map(SQLiteValue.integer) ?? .text(Self.jsonArray(rowids))])
+        defer { statement.reset() }
+        // Not `[:]`: the literal makes the runtime look up the `(Int64, Record)` pair's type, behind
+        // a lock, at each call.
+        var result = [Int64: Record]()
+        if rowids.count > 64 { result.reserveCapacity(rowids.count) }
+        while try statement.step() {
+            let row = statement.row
+            result[row.int64(rowidColumn)] = try Record(row: row)
         }
         return result
     }

@@ -57,10 +57,10 @@ extension LiveCollection {
     @discardableResult
     func decode(_ rows: [RowKey]) -> [Int64: Record] {
         let missing = rows.filter { decodedRecord(of: $0) == nil }
-        guard !missing.isEmpty else { return [:] }
+        guard !missing.isEmpty else { return [Int64: Record]() }
         state.reading.waitingReads += 1
         let reader = self.reader
-        guard let records = try? store.readNow({ try reader.records(of: missing, in: $0) }) else { return [:] }
+        guard let records = try? store.readNow({ try reader.records(of: missing, in: $0) }) else { return [Int64: Record]() }
         if records.count <= Self.decodedLimit / 2 { keep(records, replacing: true) }
         return records
     }
@@ -72,7 +72,7 @@ extension LiveCollection {
     func keep(_ records: [Int64: Record], replacing: Bool, in window: CollectionWindow? = nil) {
         if state.reading.decoded.count + records.count > Self.decodedLimit {
             let rows = (window ?? state.window).rows
-            var kept: [Int64: Record] = [:]
+            var kept = [Int64: Record]()
             for index in carriedRows.indexes(count: rows.count) {
                 let rowid = rows[index].rowid
                 if let record = state.reading.decoded[rowid] { kept[rowid] = record }
@@ -82,9 +82,13 @@ extension LiveCollection {
             store.discard(consume evicted)
         }
         // A loop rather than `merge(_:uniquingKeysWith:)`, which runs unspecialized here
-        // (`Record` is known only at run time) at several times the cost.
-        for (rowid, record) in records where replacing || state.reading.decoded[rowid] == nil {
-            state.reading.decoded[rowid] = record
+        // (`Record` is known only at run time) at several times the cost; over indexes rather
+        // than `(key, value)` pairs, whose type the runtime looks up, behind a lock, at each call.
+        var index = records.startIndex
+        while index != records.endIndex {
+            let rowid = records.keys[index]
+            if replacing || state.reading.decoded[rowid] == nil { state.reading.decoded[rowid] = records.values[index] }
+            records.formIndex(after: &index)
         }
     }
 

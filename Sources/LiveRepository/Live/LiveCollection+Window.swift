@@ -151,7 +151,7 @@ extension LiveCollection {
             }
             if outcome.replacesDecoded {
                 let stale = state.reading.decoded
-                state.reading.decoded = [:]
+                state.reading.decoded = [Int64: Record]()
                 store.discard(consume stale)
                 state.reading.decodedGeneration += 1
             } else {
@@ -160,18 +160,20 @@ extension LiveCollection {
             }
             keep(outcome.records, replacing: true, in: outcome.window)
             let resets = state.loading.resets
+            // `next.status.…` rather than the dynamic members: each of those is a key path applied
+            // at run time, and this closure runs at every delivery.
             update(change: change, publish: publish) { next in
                 next.window = outcome.window
                 if case .reach(_, _, let pageResets, let then) = job, pageResets == resets {
                     then(&next.server)
-                    next.dataStatus = .fresh
-                    next.loadingStatus = .loaded
-                    next.error = nil
-                } else if next.window.count > 0 && (next.dataStatus == .notExist || next.dataStatus == .error) {
-                    next.dataStatus = .local
-                } else if next.window.count == 0 && next.dataStatus == .local && next.loadingStatus == .error {
+                    next.status.dataStatus = .fresh
+                    next.status.loadingStatus = .loaded
+                    next.status.error = nil
+                } else if next.window.count > 0 && (next.status.dataStatus == .notExist || next.status.dataStatus == .error) {
+                    next.status.dataStatus = .local
+                } else if next.window.count == 0 && next.status.dataStatus == .local && next.status.loadingStatus == .error {
                     // The server could not be reached and nothing local is left: as after the failure.
-                    next.dataStatus = .error
+                    next.status.dataStatus = .error
                 }
             }
             // The previous window's keys are freed on a background queue: freeing 100,000 of them
