@@ -32,11 +32,11 @@ enum StoreChangeCoding {
         return bytes
     }
 
-    /// The change `bytes` encode, or nil when they are not a change of this format (a row
-    /// written by something else): the caller then treats every table as changed.
     /// The counts from which decoding reserves a set's capacity at once.
     private static let reserveFrom = 64
 
+    /// The change `bytes` encode, or nil when they are not a change of this format (a row
+    /// written by something else): the caller then treats every table as changed.
     static func decode(_ bytes: [UInt8]) -> StoreChange? {
         var reader = Reader(bytes: bytes)
         guard reader.byte() == format, let tables = reader.count() else { return nil }

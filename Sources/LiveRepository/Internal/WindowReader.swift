@@ -116,8 +116,15 @@ struct WindowReader<Record: CacheRecord>: Sendable {
 
     /// The statement of ``matching(_:in:)`` for `rowids`, with its bindings.
     func matchingStatement(_ rowids: some Collection<Int64>) -> (sql: String, bindings: [SQLiteValue]) {
-        if rowids.count == 1, let rowid = rowids.first { return (matchingOneSQL, [.integer(rowid)] + whereClause.bindings) }
-        return (matchingSQL, [.text(Self.jsonArray(rowids))] + whereClause.bindings)
+        let (sql, binding) = Self.byRowid(rowids, one: matchingOneSQL, many: matchingSQL)
+        return (sql, [binding] + whereClause.bindings)
+    }
+
+    /// Of a read's two statements, the one for `rowids`, with the binding that names them: an
+    /// integer for one rowid, a JSON array for any other count.
+    private static func byRowid(_ rowids: some Collection<Int64>, one: String, many: String) -> (sql: String, binding: SQLiteValue) {
+        if rowids.count == 1, let rowid = rowids.first { return (one, .integer(rowid)) }
+        return (many, .text(jsonArray(rowids)))
     }
 
     /// The records with these rowids, by rowid; rows deleted meanwhile are missing.
@@ -128,9 +135,9 @@ struct WindowReader<Record: CacheRecord>: Sendable {
     func records(_ rowids: some Collection<Int64>, in connection: SQLiteConnection) throws -> [Int64: Record] {
         guard !rowids.isEmpty else { return [Int64: Record]() }
         let rowidColumn = table.columns.count
-        let one = rowids.count == 1 ? rowids.first : nil
-        let statement = try connection.statement(one == nil ? recordsSQL : recordOneSQL)
-        try statement.bind([one.map(SQLiteValue.integer) ?? .text(Self.jsonArray(rowids))])
+        let (sql, binding) = Self.byRowid(rowids, one: recordOneSQL, many: recordsSQL)
+        let statement = try connection.statement(sql)
+        try statement.bind([binding])
         defer { statement.reset() }
         // Not `[:]`: the literal makes the runtime look up the `(Int64, Record)` pair's type, behind
         // a lock, at each call.
