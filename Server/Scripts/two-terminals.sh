@@ -66,9 +66,11 @@ for user in ada alan; do
 done
 for user in ada alan; do wait_for "$user" 60 "● online"; done
 
-# The channel list numbers its rows; open "Ada & Alan" by its number on each screen.
+# The channel list numbers its rows; open "Ada & Alan" by its number on each screen, once the list
+# shows it ("● online" can come before the first page of channels).
 for user in ada alan; do
-  row=$(pane "$user" | grep -oE '^ *[0-9]+\. Ada & Alan' | grep -oE '[0-9]+' | head -1)
+  wait_for "$user" 30 "Ada & Alan"
+  row=$(pane "$user" | grep -oE '^ *[0-9]+\. Ada & Alan' | grep -oE '[0-9]+' | head -1 || true)
   [ -n "$row" ] || { echo "$user's channel list has no \"Ada & Alan\"" >&2; show_panes; exit 1; }
   tmux -L "$socket" send-keys -t "$user" "$row" Enter
   wait_for "$user" 30 "type to send"
