@@ -14,6 +14,12 @@ import Testing
 @MainActor
 @Suite(.timeLimit(.minutes(3)))
 struct TerminalAppTests {
+    /// How long a test waits for a frame. The whole suite runs in parallel on two cores, under the
+    /// thread sanitizer too, and its tests share the main actor: a test that takes half a second
+    /// alone took 37 s in a CI run, and a 15 s wait in it ran out once. The bound only ends a wait
+    /// that would never end.
+    private static let bound: Duration = .seconds(60)
+
     private func started(fresh: Bool = true) async throws -> (TerminalApp, RecordingScreen, EnvironmentFixture) {
         let fixture = try await EnvironmentFixture.make()
         let (app, screen) = try await started(fixture, fresh: fresh)
@@ -39,7 +45,7 @@ struct TerminalAppTests {
 
     /// Waits until the screen shown has the server's data and is not loading.
     private func waitUntilFresh(_ app: TerminalApp) async throws {
-        let fresh = await app.waitUntil { app in
+        let fresh = await app.waitUntil(timeout: Self.bound) { app in
             guard let status = app.navigator.top?.status else { return false }
             return status.source == .fresh && !status.isLoading
         }
@@ -73,7 +79,7 @@ struct TerminalAppTests {
         for text in texts {
             #expect(app.execute(.say(text)), "returned without the server")
         }
-        let pending = await app.waitUntil { app in
+        let pending = await app.waitUntil(timeout: Self.bound) { app in
             texts.allSatisfy { text in app.lastFrame?.body.contains { $0.hasSuffix("ada: \(text)  (sending)") } == true }
         }
         #expect(pending, "every message shows as pending while the server has answered none")
@@ -105,7 +111,7 @@ struct TerminalAppTests {
         // A request that read the latency of three seconds just before it went to zero may begin
         // its sleep after the clock moved: each look moves the clock past such a sleeper.
         let clock = fixture.clock
-        let settled = await app.waitUntil { app in
+        let settled = await app.waitUntil(timeout: Self.bound) { app in
             if clock.sleeperCount > 0 { clock.advance(by: .seconds(3)) }
             return !(app.navigator.top?.status.isLoading ?? true)
         }
@@ -154,7 +160,7 @@ struct TerminalAppTests {
         noticeClock.advance(by: .seconds(4))
         #expect(app.notice.contains("unknown command /wave"), "not yet: it lives five seconds")
         noticeClock.advance(by: .seconds(1))
-        #expect(await app.waitUntil { $0.lastFrame?.notice == "" }, "gone after its lifetime")
+        #expect(await app.waitUntil(timeout: Self.bound) { $0.lastFrame?.notice == "" }, "gone after its lifetime")
         #expect(app.notice == "")
 
         // A failure that lasts: the chat's error shows as a notice, and stays once the notice expires.
@@ -165,16 +171,16 @@ struct TerminalAppTests {
         // The start cached one message more than it shows: the first page comes from there.
         await chat.viewModel.loadPrevious().value
         await chat.viewModel.loadPrevious().value
-        #expect(await app.waitUntil { $0.noticeLine.text.data?.contains("pages are down") == true })
+        #expect(await app.waitUntil(timeout: Self.bound) { $0.noticeLine.text.data?.contains("pages are down") == true })
         await noticeClock.waitForSleepers(1)
         noticeClock.advance(by: .seconds(5))
-        #expect(await app.waitUntil { $0.noticeLine.text.data == "" })
+        #expect(await app.waitUntil(timeout: Self.bound) { $0.noticeLine.text.data == "" })
         #expect(app.notice.contains("pages are down"), "the chat's error holds, so it shows")
         app.render()
         #expect(app.lastFrame?.notice.contains("pages are down") == true)
         fixture.server.resetFailures()
         await chat.viewModel.loadPrevious().value
-        #expect(await app.waitUntil { $0.lastFrame?.notice == "" }, "the error is gone with its cause")
+        #expect(await app.waitUntil(timeout: Self.bound) { $0.lastFrame?.notice == "" }, "the error is gone with its cause")
     }
 
     // MARK: Screens
@@ -196,7 +202,7 @@ struct TerminalAppTests {
         #expect(chat.viewModel.channelId == "general")
         try await waitUntilFresh(app)
         #expect(app.execute(.say("Hello, terminal")))
-        #expect(await app.waitUntil { app in
+        #expect(await app.waitUntil(timeout: Self.bound) { app in
             app.lastFrame?.body.contains { $0.contains("ada: Hello, terminal") && !$0.contains("sending") } == true
         })
         #expect(app.execute(.back))
@@ -228,12 +234,12 @@ struct TerminalAppTests {
         _ = app.execute(.open("general"))
         try await waitUntilFresh(app)
         _ = app.execute(.offline)
-        #expect(await app.waitUntil { $0.lastFrame?.status.contains("○ offline") == true })
+        #expect(await app.waitUntil(timeout: Self.bound) { $0.lastFrame?.status.contains("○ offline") == true })
         _ = app.execute(.reply("Sent while you were offline"))
-        #expect(await app.waitUntil { $0.notice.contains("replied in #general") })
+        #expect(await app.waitUntil(timeout: Self.bound) { $0.notice.contains("replied in #general") })
         #expect(!body(app).contains { $0.contains("Sent while you were offline") })
         _ = app.execute(.online)
-        #expect(await app.waitUntil { $0.notice.contains("caught up: 1 message change") })
+        #expect(await app.waitUntil(timeout: Self.bound) { $0.notice.contains("caught up: 1 message change") })
         #expect(body(app).contains { $0.contains("alan: Sent while you were offline") })
     }
 
