@@ -1,7 +1,7 @@
 import SampleTerminal
 import Testing
 
-/// What every screen shares: resolving the argument of `/open`.
+/// What every screen shares: resolving the argument of `/open`, and being told the user types.
 @MainActor
 @Suite
 struct ScreenViewTests {
@@ -21,6 +21,27 @@ struct ScreenViewTests {
         let view = TestScreenView("list")
         #expect(view.id(opening: "3", row: row) == nil)
         #expect(view.id(opening: "0", row: row) == nil)
+    }
+
+    @Test func aNumberAmongRowsNamesTheIdOfTheRowShownThere() {
+        struct Row: Identifiable { var id: String }
+        let view = TestScreenView("list")
+        let shown = [Row(id: "random"), Row(id: "general")]
+        #expect(view.id(opening: "1", in: shown) == "random")
+        #expect(view.id(opening: "3", in: shown) == nil)
+        #expect(view.id(opening: "keynote", in: shown) == "keynote")
+    }
+
+    @Test func typingIsToldOnceForEachChangeAndRedraws() {
+        let view = TestScreenView("list")
+        var redraws = 0
+        view.onChange = { redraws += 1 }
+        view.setTyping(true)
+        view.setTyping(true)
+        #expect(view.isTyping)
+        view.setTyping(false)
+        #expect(!view.isTyping)
+        #expect(redraws == 2)
     }
 
     @Test func anythingElseIsTheIdItself() {

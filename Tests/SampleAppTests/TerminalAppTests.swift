@@ -183,6 +183,55 @@ struct TerminalAppTests {
         #expect(await app.waitUntil(timeout: Self.bound) { $0.lastFrame?.notice == "" }, "the error is gone with its cause")
     }
 
+    // MARK: Typing
+
+    /// The channel list's rows with `other` moved to the top by a message of alan's there, while
+    /// ada types "1" on the list (the keys go through ``TerminalApp/run(_:)``, as in a terminal).
+    private func typeOneWhileTheListReorders(
+        _ app: TerminalApp, _ fixture: EnvironmentFixture
+    ) async throws -> (first: String, other: String, keys: AsyncStream<InputEvent>.Continuation, running: Task<Void, Never>) {
+        let list = try #require(app.navigator.top as? ChannelListView)
+        let first = try #require(list.viewModel.channelId(at: 0))
+        let other = first == "general" ? "random" : "general"
+        let (stream, keys) = AsyncStream.makeStream(of: InputEvent.self)
+        let running = Task { await app.run(stream) }
+        keys.yield(.key(.character("1")))
+        #expect(await app.waitUntil(timeout: Self.bound) { $0.navigator.top?.isTyping == true })
+        _ = try await fixture.say("\(other) moves to the top", in: other)
+        #expect(await app.waitUntil(timeout: Self.bound) { _ in list.viewModel.channelId(at: 0) == other })
+        return (first, other, keys, running)
+    }
+
+    private func name(of channelId: String, in app: TerminalApp) -> String? {
+        (app.navigator.views.first as? ChannelListView)?.viewModel.rows.data?.first { $0.id == channelId }?.name
+    }
+
+    @Test func theListHoldsItsOrderWhileARowNumberIsTypedAndOpensTheRowRead() async throws {
+        let (app, _, fixture) = try await started()
+        let (first, other, keys, running) = try await typeOneWhileTheListReorders(app, fixture)
+        let (firstName, otherName) = try (#require(name(of: first, in: app)), #require(name(of: other, in: app)))
+        #expect(body(app).first?.contains(firstName) == true, "row 1 is still the one on screen when typing began")
+        #expect(body(app).contains { $0.contains(otherName) && $0.contains("moves to the top") }, "its content is new")
+        keys.yield(.key(.enter))
+        #expect(await app.waitUntil(timeout: Self.bound) { $0.navigator.top is ChatView })
+        #expect((app.navigator.top as? ChatView)?.viewModel.channelId == first)
+        keys.yield(.end)
+        await running.value
+        #expect(app.navigator.views.first?.isTyping == false, "the list let its order go once the command ran")
+    }
+
+    @Test func theListTakesItsOwnOrderAgainWhenTheLineIsEmptied() async throws {
+        let (app, _, fixture) = try await started()
+        let (_, other, keys, running) = try await typeOneWhileTheListReorders(app, fixture)
+        let otherName = try #require(name(of: other, in: app))
+        #expect(body(app).first?.contains(otherName) == false)
+        keys.yield(.key(.backspace))
+        #expect(await app.waitUntil(timeout: Self.bound) { $0.navigator.top?.isTyping == false })
+        #expect(body(app).first?.contains(otherName) == true)
+        keys.yield(.end)
+        await running.value
+    }
+
     // MARK: Screens
 
     @Test func startsOnTheChannelListWithFreshRows() async throws {

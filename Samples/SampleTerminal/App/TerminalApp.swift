@@ -90,11 +90,14 @@ public final class TerminalApp {
     public func run(_ input: AsyncStream<InputEvent>) async {
         for await event in input {
             let command: Command
+            // The screen the user types on holds its rows' order until the command has run.
+            let typedOn = navigator.top
             switch event {
             case .line(let line):
                 command = Command(parsing: line)
             case .key(let key):
                 guard let completed = editor.apply(key) else {
+                    typedOn?.setTyping(!editor.text.isEmpty)
                     setNeedsDisplay()
                     continue
                 }
@@ -104,7 +107,9 @@ public final class TerminalApp {
             }
             if case .line(let line) = event, echoesCommands { output.log("> \(line)") }
             setNeedsDisplay()
-            guard execute(command) else { break }
+            let goesOn = execute(command)
+            typedOn?.setTyping(false)
+            guard goesOn else { break }
         }
         // A message typed just before `/quit` (or the end of a script) is in the outbox, but its
         // pending copy may not be on disk yet: a few milliseconds, never the server's answer.

@@ -7,6 +7,10 @@ public final class ChannelListView: ScreenView {
     public let viewModel: ChannelListViewModel
     private var rows: [ChannelRow] = []
     private var hasMore = false
+    /// While the user types, the rows keep the places they had (see ``HeldOrder``).
+    private var order = HeldOrder()
+    /// The rows as the screen shows and numbers them.
+    private var shown: [ChannelRow] { order.arrange(rows, id: \.id) }
 
     /// Creates the view and starts observing `viewModel`.
     public init(viewModel: ChannelListViewModel) {
@@ -23,7 +27,7 @@ public final class ChannelListView: ScreenView {
 
     override public func body(width: Int, height: Int) -> [String] {
         if rows.isEmpty { return [status.isLoading ? "  loading channels…" : "  no channels"] }
-        var lines = rows.enumerated().map { index, row in
+        var lines = shown.enumerated().map { index, row in
             let unread = row.unreadCount > 0 ? "(\(row.unreadCount))" : ""
             let head = "\(String(index + 1).leftPadded(to: 2)). \(TextLayout.pad(row.name, width: 14)) \(TextLayout.pad(unread, width: 5)) "
             return head + TextLayout.fit(row.lastMessage ?? "", width: width - TextLayout.columns(head))
@@ -35,7 +39,7 @@ public final class ChannelListView: ScreenView {
     override public func handle(_ command: Command) -> ViewAction? {
         switch command {
         case .open(let key):
-            guard let id = id(opening: key, row: viewModel.channelId(at:)) else { return .say("there is no channel \(key)") }
+            guard let id = id(opening: key, in: shown) else { return .say("there is no channel \(key)") }
             return .openChat(channelId: id)
         case .more:
             viewModel.loadMore()
@@ -43,6 +47,10 @@ public final class ChannelListView: ScreenView {
         default:
             return nil
         }
+    }
+
+    override public func typingChanged() {
+        if isTyping { order.hold(rows.map(\.id)) } else { order.release() }
     }
 
     override public func close() { viewModel.close() }

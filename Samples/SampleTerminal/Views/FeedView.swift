@@ -9,6 +9,10 @@ public final class FeedView: ScreenView {
     private var tabs: [CommunityTab] = []
     private var posts: [PostRow] = []
     private var hasMore = false
+    /// While the user types, the posts keep the places they had (see ``HeldOrder``).
+    private var order = HeldOrder()
+    /// The posts as the screen shows and numbers them.
+    private var shown: [PostRow] { order.arrange(posts, id: \.id) }
 
     /// Creates the view and starts observing `viewModel`.
     public init(viewModel: FeedViewModel) {
@@ -29,7 +33,7 @@ public final class FeedView: ScreenView {
         let strip = tabs.map { $0.isSelected ? "[\($0.id)]" : " \($0.id) " }.joined(separator: " ")
         var lines = [TextLayout.fit("communities: " + strip, width: width), ""]
         if posts.isEmpty { lines.append(status.isLoading ? "  loading posts…" : "  no posts yet") }
-        for (index, post) in posts.enumerated() {
+        for (index, post) in shown.enumerated() {
             let sync = post.isFailed ? " (not posted)" : post.isSyncing ? " (posting)" : ""
             lines.append(TextLayout.fit("\(String(index + 1).leftPadded(to: 2)). \(post.author): \(post.text)\(sync)", width: width))
             lines.append(TextLayout.fit("      💬 \(post.commentCount)  ♥ \(post.reactionCount)", width: width))
@@ -41,7 +45,7 @@ public final class FeedView: ScreenView {
     override public func handle(_ command: Command) -> ViewAction? {
         switch command {
         case .open(let key):
-            guard let id = id(opening: key, row: viewModel.postId(at:)) else { return .say("there is no post \(key)") }
+            guard let id = id(opening: key, in: shown) else { return .say("there is no post \(key)") }
             return .openPost(postId: id)
         case .feed(let community?):
             return viewModel.select(community) ? .done : .say("there is no community \(community)")
@@ -53,6 +57,10 @@ public final class FeedView: ScreenView {
             return nil
         }
         return .done
+    }
+
+    override public func typingChanged() {
+        if isTyping { order.hold(posts.map(\.id)) } else { order.release() }
     }
 
     override public func close() { viewModel.close() }

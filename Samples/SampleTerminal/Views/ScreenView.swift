@@ -27,6 +27,11 @@ open class ScreenView: LifecycleOwner {
         lifecycle.state = .created
     }
 
+    /// Whether the user is typing on the command line while the screen shows. A list whose rows
+    /// open by number holds their order meanwhile (``typingChanged()``), so that the number
+    /// typed names the row the user read.
+    public private(set) var isTyping = false
+
     /// The screen's title, shown at the top.
     open var title: String { "" }
 
@@ -49,6 +54,18 @@ open class ScreenView: LifecycleOwner {
     /// Called once when the user leaves the screen for good, before it is destroyed: close the view model.
     open func close() {}
 
+    /// Called by the app when the command line fills (`typing`) or empties, or its command ran.
+    public func setTyping(_ typing: Bool) {
+        guard typing != isTyping else { return }
+        isTyping = typing
+        typingChanged()
+        onChange()
+    }
+
+    /// Called when ``isTyping`` changed: a list that opens rows by number holds or releases its
+    /// rows' order.
+    open func typingChanged() {}
+
     /// Observes `data` for as long as this view lives, calling `update` with each value while
     /// the view is on screen, starting with the current value.
     public func bind<Value>(_ data: LiveData<Value>, _ update: @escaping (Value?) -> Void) {
@@ -69,6 +86,12 @@ open class ScreenView: LifecycleOwner {
     public func id(opening key: String, row: (Int) -> String?) -> String? {
         guard let number = Int(key) else { return key }
         return row(number - 1)
+    }
+
+    /// The id an `/open` argument names, a row number counted from 1 among `rows` (as the
+    /// screen shows them) or an id; nil for a number with no row.
+    public func id<Row: Identifiable>(opening key: String, in rows: [Row]) -> String? where Row.ID == String {
+        id(opening: key) { rows.indices.contains($0) ? rows[$0].id : nil }
     }
 
     /// Observes a view model's status into ``status``.
