@@ -32,7 +32,7 @@ extension LiveCollection {
         guard canGrowNow else { return }
         schedule(.extend)
         guard fetchPage != nil, !state.server.exhausted else { return }
-        if state.loadingStatus == .loading {
+        if state.status.loadingStatus == .loading {
             state.loading.wantedServerPages += 1
         } else {
             loadServerPage(cursor: state.server.cursor)
@@ -49,7 +49,7 @@ extension LiveCollection {
         state.loading.fetchGeneration += 1
         let generation = state.loading.fetchGeneration
         let limit = pageSize
-        update(change: nil) { $0.loadingStatus = .loading }
+        update(change: nil) { $0.status.loadingStatus = .loading }
         // What the store commits from now on, in its own order: the page's write asks it, since
         // a commit can come before this collection hears of it.
         let mark = store.markWrites()
@@ -69,9 +69,9 @@ extension LiveCollection {
         case .failure(let error):
             state.loading.wantedServerPages = 0
             update(change: nil) {
-                $0.loadingStatus = .error
-                $0.error = error
-                if $0.window.count == 0 { $0.dataStatus = .error }
+                $0.status.loadingStatus = .error
+                $0.status.error = error
+                if $0.window.count == 0 { $0.status.dataStatus = .error }
             }
         case .success(let page):
             let reader = self.reader
@@ -95,7 +95,7 @@ extension LiveCollection {
         guard generation == state.loading.fetchGeneration else { return releaseHeldChange() }
         if let error {
             releaseHeldChange()
-            update(change: nil) { $0.loadingStatus = .error; $0.error = error }
+            update(change: nil) { $0.status.loadingStatus = .error; $0.status.error = error }
             return
         }
         // The last page reaches the end; another reaches its last record (an empty one, nothing).

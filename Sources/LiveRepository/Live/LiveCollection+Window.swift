@@ -126,8 +126,8 @@ extension LiveCollection {
         switch result {
         case .failure(let error):
             update(change: nil) {
-                $0.error = error
-                if $0.window.count == 0 { $0.dataStatus = .error }
+                $0.status.error = error
+                if $0.window.count == 0 { $0.status.dataStatus = .error }
             }
         case .success(var outcome):
             outcome.touched = withoutUnchanged(outcome.touched, reread: outcome.records)
@@ -160,8 +160,6 @@ extension LiveCollection {
             }
             keep(outcome.records, replacing: true, in: outcome.window)
             let resets = state.loading.resets
-            // `next.status.…` rather than the dynamic members: each of those is a key path applied
-            // at run time, and this closure runs at every delivery.
             update(change: change, publish: publish) { next in
                 next.window = outcome.window
                 if case .reach(_, _, let pageResets, let then) = job, pageResets == resets {

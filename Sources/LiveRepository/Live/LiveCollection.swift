@@ -93,11 +93,11 @@ public final class LiveCollection<Record: CacheRecord>: Observable {
     // MARK: Reading
 
     /// Where the rows come from: nothing yet, the cache, or the server.
-    public var dataStatus: DataStatus { read().dataStatus }
+    public var dataStatus: DataStatus { read().status.dataStatus }
     /// The state of the latest server request.
-    public var loadingStatus: LoadingStatus { read().loadingStatus }
+    public var loadingStatus: LoadingStatus { read().status.loadingStatus }
     /// The latest error from the server or the cache, or nil. Cleared by the next success.
-    public var error: (any Error)? { read().error }
+    public var error: (any Error)? { read().status.error }
     /// The number of rows in the window.
     public var count: Int { read().window.count }
 
@@ -178,7 +178,7 @@ public final class LiveCollection<Record: CacheRecord>: Observable {
     public func observe(
         _ block: @escaping (LiveCollection<Record>, CollectionChange?, (any Error)?) -> Void
     ) -> NotificationToken {
-        revisions.observe(keeping: self) { [unowned self] change in block(self, change, state.error) }
+        revisions.observe(keeping: self) { [unowned self] change in block(self, change, state.status.error) }
     }
 
     /// Calls `block` exactly once, then ends the observation.
@@ -192,8 +192,8 @@ public final class LiveCollection<Record: CacheRecord>: Observable {
         _ block: @escaping (LiveCollection<Record>, CollectionChange?, (any Error)?) -> Void
     ) -> NotificationToken {
         revisions.observe(keeping: self, once: true, accept: { [unowned self] in
-            condition == .firstDelivery || state.dataStatus == .fresh || state.error != nil
-        }) { [unowned self] change in block(self, change, state.error) }
+            condition == .firstDelivery || state.status.dataStatus == .fresh || state.status.error != nil
+        }) { [unowned self] change in block(self, change, state.status.error) }
     }
 }
 

@@ -29,15 +29,11 @@ public final class LiveObject<Record: CacheRecord>: Observable {
     /// The `id` of the record.
     public let id: String
 
-    @dynamicMemberLookup
+    /// The statuses and the record. Read and set the statuses as `status.…`: no dynamic members,
+    /// whose key paths the runtime would apply at each use.
     private struct State {
         var status = LiveStatus()
         var snapshot: Record?
-
-        subscript<T>(dynamicMember keyPath: WritableKeyPath<LiveStatus, T>) -> T {
-            get { status[keyPath: keyPath] }
-            set { status[keyPath: keyPath] = newValue }
-        }
     }
 
     private let store: LiveStore
@@ -71,13 +67,13 @@ public final class LiveObject<Record: CacheRecord>: Observable {
     // MARK: State
 
     /// Where ``snapshot`` comes from: nothing yet, the cache, or the server.
-    public var dataStatus: DataStatus { read().dataStatus }
+    public var dataStatus: DataStatus { read().status.dataStatus }
     /// The state of the latest server request.
-    public var loadingStatus: LoadingStatus { read().loadingStatus }
+    public var loadingStatus: LoadingStatus { read().status.loadingStatus }
     /// The record, or nil when it is not known or does not exist.
     public var snapshot: Record? { read().snapshot }
     /// The latest error from the server or the cache, or nil. Cleared by the next success.
-    public var error: (any Error)? { read().error }
+    public var error: (any Error)? { read().status.error }
 
     private func read() -> State {
         registrar.access(self, keyPath: stateKeyPath)
@@ -90,7 +86,7 @@ public final class LiveObject<Record: CacheRecord>: Observable {
         var next = state
         body(&next)
         let visible = next.snapshot != state.snapshot || next.status.isVisibleChange(from: state.status)
-        let changed = visible || next.loadingStatus != state.loadingStatus
+        let changed = visible || next.status.loadingStatus != state.status.loadingStatus
         guard changed else { return }
         registrar.withMutation(of: self, keyPath: stateKeyPath) { state = next }
         if visible { revisions.publish() }
@@ -107,7 +103,7 @@ public final class LiveObject<Record: CacheRecord>: Observable {
     /// The block gets this live object (read ``snapshot`` and the statuses from it) and the
     /// error of the delivery, if any. It is called on the main actor.
     public func observe(_ block: @escaping (LiveObject<Record>, (any Error)?) -> Void) -> NotificationToken {
-        revisions.observe(keeping: self) { [unowned self] _ in block(self, state.error) }
+        revisions.observe(keeping: self) { [unowned self] _ in block(self, state.status.error) }
     }
 
     /// Calls `block` exactly once, then ends the observation.
@@ -121,8 +117,8 @@ public final class LiveObject<Record: CacheRecord>: Observable {
         _ block: @escaping (LiveObject<Record>, (any Error)?) -> Void
     ) -> NotificationToken {
         revisions.observe(keeping: self, once: true, accept: { [unowned self] in
-            condition == .firstDelivery || state.dataStatus == .fresh || state.error != nil
-        }) { [unowned self] _ in block(self, state.error) }
+            condition == .firstDelivery || state.status.dataStatus == .fresh || state.status.error != nil
+        }) { [unowned self] _ in block(self, state.status.error) }
     }
 
     // MARK: Loading
@@ -132,7 +128,7 @@ public final class LiveObject<Record: CacheRecord>: Observable {
         guard let fetch else { return }
         fetchGeneration += 1
         let generation = fetchGeneration
-        update { $0.loadingStatus = .loading }
+        update { $0.status.loadingStatus = .loading }
         // The cached record as the request goes out, read on the store's queue before any write
         // queued later: the answer may have been read by the server before those writes.
         let baseline = LockedState(CacheBaseline<Record>())
@@ -156,9 +152,9 @@ public final class LiveObject<Record: CacheRecord>: Observable {
         switch result {
         case .failure(let error):
             update {
-                $0.loadingStatus = .error
-                $0.error = error
-                if $0.snapshot == nil { $0.dataStatus = .error }
+                $0.status.loadingStatus = .error
+                $0.status.error = error
+                if $0.snapshot == nil { $0.status.dataStatus = .error }
             }
         case .success(let record):
             let id = self.id
@@ -183,10 +179,10 @@ public final class LiveObject<Record: CacheRecord>: Observable {
         guard generation == fetchGeneration else { return }
         update {
             $0.snapshot = record
-            $0.dataStatus = record == nil ? .notExist : .fresh
-            $0.loadingStatus = .loaded
+            $0.status.dataStatus = record == nil ? .notExist : .fresh
+            $0.status.loadingStatus = .loaded
             // The server's answer stands even if the cache could not keep it; say why it won't last.
-            $0.error = error
+            $0.status.error = error
         }
     }
 
@@ -205,14 +201,14 @@ public final class LiveObject<Record: CacheRecord>: Observable {
             case .success(let record):
                 $0.snapshot = record
                 if record == nil {
-                    $0.dataStatus = .notExist
-                } else if $0.dataStatus != .fresh {
-                    $0.dataStatus = .local
+                    $0.status.dataStatus = .notExist
+                } else if $0.status.dataStatus != .fresh {
+                    $0.status.dataStatus = .local
                 }
-                if $0.loadingStatus != .error { $0.error = nil }
+                if $0.status.loadingStatus != .error { $0.status.error = nil }
             case .failure(let error):
-                $0.error = error
-                if $0.snapshot == nil { $0.dataStatus = .error }
+                $0.status.error = error
+                if $0.snapshot == nil { $0.status.dataStatus = .error }
             }
         }
     }
