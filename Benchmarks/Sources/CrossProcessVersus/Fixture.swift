@@ -5,9 +5,14 @@ import LiveSocial
 /// The shared file and its messages. Every message is in one channel; message `n` (0 is the seed
 /// the observing process writes, 1… are the writer's commits) has the id `m` followed by `n` in
 /// nine digits, a `createdAt` that grows with `n`, and, as its text, the shared clock's time
-/// (``SharedClock``) read in the writer's transaction just before the upsert, so latencies measured
-/// from it include the rest of A's transaction: the upsert, the change log's row and the commit
+/// (``SharedClock``) read in the writer's transaction just before the upsert: latencies measured
+/// from it include the rest of A's transaction, the upsert, the change log's row and the commit
 /// (about 0.25 ms at the median on the 2-core Linux VM of Benchmarks/README.md, traced).
+///
+/// A message of the latency scenario has a second stamp in its text, after a space
+/// (``stampCommit(_:in:)``): the time read after the upsert, as the last thing the writer's block
+/// does, so that what follows it is the statement storing it and the commit (the store's
+/// change-log row, the `COMMIT`, the wake-up).
 enum Fixture {
     static let channel = "cross-process"
 
@@ -59,6 +64,16 @@ enum Fixture {
             pageSize: 20, anchor: .end, fetchPage: nil)
     }
 
+    /// Inside A's write of message `number`, after its upsert: appends the shared clock's time
+    /// to its text, the commit's stamp. The `UPDATE` rewrites the row the upsert just wrote (a
+    /// page already in the transaction) and is not part of the store's change: B sees the same
+    /// change with or without it.
+    static func stampCommit(_ number: Int, in transaction: CacheTransaction) throws {
+        let stamp = SharedClock.now()
+        try transaction.connection.execute(
+            "UPDATE messages SET text = text || ' ' || ? WHERE id = ?", [.text(String(stamp)), .text(id(number))])
+    }
+
     /// The newest 20 message ids of the channel, newest first: what GRDB's observation and the
     /// naive loop read.
     static let newestIdsSQL = """
@@ -66,15 +81,23 @@ enum Fixture {
         ORDER BY createdAt DESC, id DESC LIMIT 20
         """
 
-    /// Every message's number and stamp, read once the run is over.
-    static func stamps(_ url: URL) throws -> [Int: UInt64] {
+    /// A message's stamps: read just before its upsert, and, in the latency scenario, just
+    /// before its commit (``stampCommit(_:in:)``).
+    struct Stamps {
+        var beforeUpsert: UInt64
+        var beforeCommit: UInt64?
+    }
+
+    /// Every message's number and stamps, read once the run is over.
+    static func stamps(_ url: URL) throws -> [Int: Stamps] {
         let connection = try SQLiteConnection(location: .file(url), readOnly: true)
         defer { connection.close() }
-        let rows = try connection.query("SELECT id, text FROM messages WHERE channelId = ?", [.text(channel)]) {
-            (number($0.string(0)), UInt64($0.string(1)))
+        let rows = try connection.query("SELECT id, text FROM messages WHERE channelId = ?", [.text(channel)]) { row in
+            let parts = row.string(1).split(separator: " ").map { UInt64($0) }
+            return (number(row.string(0)), parts.first ?? nil, parts.count > 1 ? parts[1] : nil)
         }
-        var stamps: [Int: UInt64] = [:]
-        for case let (number?, stamp?) in rows { stamps[number] = stamp }
+        var stamps: [Int: Stamps] = [:]
+        for case let (number?, upsert?, commit) in rows { stamps[number] = Stamps(beforeUpsert: upsert, beforeCommit: commit) }
         return stamps
     }
 }

@@ -62,9 +62,10 @@ enum Floor {
         close(readEnd)
         close(keepOpen)
         unlink(path)
+        // No transaction: A's one stamp, read just before the pipe's write, stands in both columns.
         return Scenarios.Latency(
             kind: .floor, seen: arrivals.milliseconds.count, milliseconds: arrivals.milliseconds,
-            deliveries: arrivals.milliseconds.count)
+            fromCommit: arrivals.milliseconds, deliveries: arrivals.milliseconds.count)
     }
 
     /// Process A: writes `count` stamps into the pipe at `arguments[0]`, with the latency

@@ -12,8 +12,12 @@ enum Scenarios {
         var besideOthers = false
         /// Of A's commits, how many the watcher saw by the end of the grace period.
         var seen: Int
-        /// For each commit seen: from its stamp in A to the observer call in B, ms.
+        /// For each commit seen: from its stamp in A (read just before the upsert) to the
+        /// observer call in B, ms.
         var milliseconds: [Double]
+        /// For each commit seen: from its commit's stamp in A (read once the upsert is done,
+        /// just before the change log's row and the `COMMIT`) to the observer call in B, ms.
+        var fromCommit: [Double] = []
         var deliveries: Int
     }
 
@@ -42,7 +46,8 @@ enum Scenarios {
             let seenAt = watcher.arrivals.seenAt
             return Latency(
                 kind: watcher.kind, besideOthers: kinds.count > 1, seen: seenAt.count,
-                milliseconds: seenAt.enumerated().map { index, time in elapsed(from: stamps[index + 1], to: time) },
+                milliseconds: seenAt.enumerated().map { index, time in elapsed(from: stamps[index + 1]?.beforeUpsert, to: time) },
+                fromCommit: seenAt.enumerated().map { index, time in elapsed(from: stamps[index + 1]?.beforeCommit, to: time) },
                 deliveries: watcher.arrivals.deliveries)
         }
     }
@@ -76,14 +81,14 @@ enum Scenarios {
         await watcher.stop()
         let stamps = try Fixture.stamps(url)
         let seenAt = watcher.arrivals.seenAt
-        let start = stamps[1] ?? 0
+        let start = stamps[1]?.beforeUpsert ?? 0
         let committed = lines.first { $0.hasPrefix("committed ") }.flatMap { UInt64($0.dropFirst(10)) } ?? 0
         return Throughput(
             kind: kind, messages: settings.burst, delivered: seenAt.count,
             writeSeconds: elapsed(from: start, to: committed) / 1_000,
             deliverySeconds: seenAt.last.map { elapsed(from: start, to: $0) / 1_000 } ?? .nan,
             deliveries: watcher.arrivals.deliveries,
-            milliseconds: seenAt.enumerated().map { index, time in elapsed(from: stamps[index + 1], to: time) })
+            milliseconds: seenAt.enumerated().map { index, time in elapsed(from: stamps[index + 1]?.beforeUpsert, to: time) })
     }
 
     /// The idle cost of one kind of watcher: CPU time over wall time.

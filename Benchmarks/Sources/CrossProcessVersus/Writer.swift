@@ -13,7 +13,8 @@ import LiveSocial
 /// length between the two bounds (random so that the commits do not keep one phase against a
 /// watcher that polls). `burst`: every message queued at once with `enqueueWrite`, which the store
 /// commits in shared transactions, as fast as it can. Each message's text is the shared clock's
-/// time read in its transaction, just before its upsert. Prints
+/// time read in its transaction, just before its upsert, and, when spaced, the time read just
+/// before its commit (``Fixture/stampCommit(_:in:)``). Prints
 /// `committed TIME` (the shared clock when the last write's completion ran) on standard output.
 @MainActor
 enum Writer {
@@ -29,7 +30,10 @@ enum Writer {
             }
             var random = SeededGenerator(seed: 15)
             for number in 1...max(1, count) {
-                try await store.write { try $0.upsert(Fixture.message(number, stamp: SharedClock.now())) }
+                try await store.write { transaction in
+                    try transaction.upsert(Fixture.message(number, stamp: SharedClock.now()))
+                    try Fixture.stampCommit(number, in: transaction)
+                }
                 let pause = low + Int(random.next() % UInt64(high - low + 1))
                 try await Task.sleep(for: .microseconds(pause))
             }
