@@ -220,6 +220,17 @@ struct TerminalAppTests {
         #expect(app.navigator.views.first?.isTyping == false, "the list let its order go once the command ran")
     }
 
+    @Test func anArrowWhileARowNumberIsTypedKeepsTheOrderHeld() async throws {
+        let (app, _, fixture) = try await started()
+        let (first, _, keys, running) = try await typeOneWhileTheListReorders(app, fixture)
+        keys.yield(.key(.down))
+        keys.yield(.key(.enter))
+        #expect(await app.waitUntil(timeout: Self.bound) { $0.navigator.top is ChatView })
+        #expect((app.navigator.top as? ChatView)?.viewModel.channelId == first)
+        keys.yield(.end)
+        await running.value
+    }
+
     @Test func theListTakesItsOwnOrderAgainWhenTheLineIsEmptied() async throws {
         let (app, _, fixture) = try await started()
         let (_, other, keys, running) = try await typeOneWhileTheListReorders(app, fixture)

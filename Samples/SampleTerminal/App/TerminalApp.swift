@@ -108,7 +108,8 @@ public final class TerminalApp {
             if case .line(let line) = event, echoesCommands { output.log("> \(line)") }
             setNeedsDisplay()
             let goesOn = execute(command)
-            typedOn?.setTyping(false)
+            // Up and Down are commands even while the line holds text: the order stays held then.
+            typedOn?.setTyping(!editor.text.isEmpty)
             guard goesOn else { break }
         }
         // A message typed just before `/quit` (or the end of a script) is in the outbox, but its
