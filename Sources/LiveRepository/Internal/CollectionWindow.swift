@@ -45,6 +45,10 @@ struct CollectionWindow: Sendable {
     /// where they belong, if inside the boundary. Linear in the window plus `m log m`.
     mutating func apply(touched: Set<Int64>, matches: [RowKey]) {
         let incoming = matches.filter(contains).sorted { $0.precedes($1, ascending: ascending) }
+        if touched.count <= Self.fewTouched {
+            applyFew(touched: Array(touched), incoming: incoming)
+            return
+        }
         var kept = rows
         if !touched.isEmpty { kept.removeAll { touched.contains($0.rowid) } }
         guard !incoming.isEmpty else { rows = kept; return }
@@ -61,6 +65,28 @@ struct CollectionWindow: Sendable {
         merged.append(contentsOf: kept[i...])
         merged.append(contentsOf: incoming[j...])
         rows = merged
+    }
+
+    /// At most this many touched rows are found by comparing rowids rather than hashing them,
+    /// and the incoming rows placed by binary search rather than a merge of the whole window.
+    static let fewTouched = 8
+
+    /// `apply(touched:matches:)` for a few touched rows: one pass comparing rowids finds those to
+    /// drop (no hashing), and each incoming row goes in at the place a binary search finds.
+    private mutating func applyFew(touched: [Int64], incoming: [RowKey]) {
+        if !touched.isEmpty {
+            var found: [Int] = []
+            for index in rows.indices where touched.contains(rows[index].rowid) { found.append(index) }
+            for index in found.reversed() { rows.remove(at: index) }
+        }
+        for row in incoming {
+            var low = 0, high = rows.count
+            while low < high {
+                let middle = (low + high) / 2
+                if row.precedes(rows[middle], ascending: ascending) { high = middle } else { low = middle + 1 }
+            }
+            rows.insert(row, at: low)
+        }
     }
 
     /// Adds rows that lie beyond the boundary (read in anchor order) and moves the boundary.
