@@ -8,9 +8,11 @@ import Testing
     // MARK: Property test against SQLite
 
     /// A random table of keyed rows; random changes applied with `apply(touched:matches:)` give
-    /// the same rows as re-reading the window through its boundary with SQL.
-    @Test(arguments: [UInt64(21), 22, 23, 24, 25, 26])
-    func applyingChangesMatchesAFullRead(seed: UInt64) throws {
+    /// the same rows as re-reading the window through its boundary with SQL. Steps of 1-4
+    /// changes take the path for a few touched rows (comparison, binary search); steps of 9-20
+    /// (`many`), mostly the merge through the whole window.
+    @Test(arguments: [UInt64(21), 22, 23, 24, 25, 26], [false, true])
+    func applyingChangesMatchesAFullRead(seed: UInt64, many: Bool) throws {
         for (queryAscending, anchorAscending) in [(true, true), (true, false), (false, false), (false, true)] {
             var random = SeededRandom(seed: seed &* 31 &+ (queryAscending ? 1 : 0) &+ (anchorAscending ? 2 : 0))
             let (connection, rows) = try KeyedRow.randomTable(&random, count: 60, visiblePercent: 80)
@@ -24,7 +26,8 @@ import Testing
             var nextIndex = 60
             for step in 0..<60 {
                 var touched: Set<Int64> = []
-                for _ in 0..<(1 + random.below(4)) {
+                let changes = many ? CollectionWindow.fewTouched + 1 + random.below(12) : 1 + random.below(4)
+                for _ in 0..<changes {
                     let rowid: Int64?
                     switch random.below(4) {
                     case 0:
@@ -50,7 +53,7 @@ import Testing
                 window.apply(touched: touched, matches: try reader.matching(touched, in: connection))
                 let expected = try reader.rows(through: window.boundary, in: connection)
                 #expect(window.rows == expected,
-                        "seed \(seed) query \(queryAscending) anchor \(anchorAscending) step \(step)")
+                        "seed \(seed) many \(many) query \(queryAscending) anchor \(anchorAscending) step \(step)")
                 #expect(window.boundary == boundary)
                 if window.rows != expected { break }
             }
