@@ -42,7 +42,9 @@ struct CollectionWindow: Sendable {
 
     /// Applies a change to some rows: every row whose rowid is in `touched` is dropped, then
     /// `matches` (the touched rows that still match the query, in any order) are merged in
-    /// where they belong, if inside the boundary. Linear in the window plus `m log m`.
+    /// where they belong, if inside the boundary. Up to ``fewTouched`` touched rows (a commit's
+    /// usual size) take `applyFew`: one pass of comparisons and a binary search per row. More
+    /// take a merge through the whole window, linear in it plus `m log m`.
     mutating func apply(touched: Set<Int64>, matches: [RowKey]) {
         let incoming = matches.filter(contains).sorted { $0.precedes($1, ascending: ascending) }
         if touched.count <= Self.fewTouched {
