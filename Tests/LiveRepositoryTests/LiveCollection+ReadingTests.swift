@@ -90,6 +90,125 @@ import Testing
         _ = token
     }
 
+    /// A window carried whole stays decoded through commits of any size, from its own store
+    /// (a job) and from another store on the file (a read prepared on the store's queue, which
+    /// for a few rows reads only the rows the commit touched): every delivery's rows and bodies
+    /// are the cache's, and reading them never waits for the cache while the window has at most
+    /// 1,024 rows. The window crosses that size both ways.
+    @Test(arguments: [UInt64(1), 2, 3, 4])
+    func aWindowCarriedWholeStaysDecodedThroughRandomCommits(seed: UInt64) async throws {
+        var random = SeededRandom(seed: seed)
+        let directory = try TemporaryDirectory()
+        let url = directory.file("shared.sqlite")
+        var model: [String: Note] = [:]
+        // Ranks are unique: the first rows' are multiples of 10,000, a new row's ends in its number.
+        for number in 1...1_000 { model["n\(number)"] = Note(id: "n\(number)", rank: number * 10_000, body: "note \(number)") }
+        // Ids in the order they were inserted: the last one present has the largest rowid.
+        var inserted = model.values.sorted { $0.rank < $1.rank }.map(\.id)
+        let writer = try LiveStore(location: .file(url), migrations: Note.migrations, externalChanges: .off)
+        let first = inserted.map { model[$0]! }
+        try await writer.write { try $0.upsert(contentsOf: first) }
+        let watcher = try LiveStore(location: .file(url), migrations: Note.migrations,
+                                    externalChanges: .polling(every: .seconds(3_600)))
+        let collection = LiveCollection(store: watcher, query: CacheQuery<Note>(orderBy: "rank"), pageSize: 2_000, fetchPage: nil)
+        let deliveries = CheckedDeliveries(collection)
+        #expect(try await deliveries.log.next().ids.count == 1_000)
+        var nextNumber = 1_001
+        func newNote(_ step: Int) -> Note {
+            defer { nextNumber += 1 }
+            return Note(id: "n\(nextNumber)", rank: random.below(1_100) * 10_000 + nextNumber, body: "new \(step)")
+        }
+        for step in 0..<60 {
+            let size = random.pick([1, 2, 3, 6, 12, 40])
+            // Grows past 1,024 rows, then shrinks below: inserts lead until then, deletions after.
+            let growing = (step / 15) % 2 == 0
+            var upserts: [Note] = []
+            var deletions: [String] = []
+            for _ in 0..<size {
+                let present = model.keys.filter { !deletions.contains($0) && !upserts.map(\.id).contains($0) }
+                switch random.index(weightedBy: growing ? [5, 3, 1, 1] : [1, 3, 5, 1]) {
+                case 0:
+                    upserts.append(newNote(step))
+                case 1:  // an edit, which may move the row
+                    var note = model[random.pick(present)]!
+                    note.body = "edit \(step)"
+                    if random.chance(30) { note.rank = newNote(step).rank }
+                    upserts.append(note)
+                case 2:
+                    deletions.append(random.pick(present))
+                default:  // the newest row leaves and a new one takes its rowid
+                    guard let newest = inserted.last(where: { model[$0] != nil && !deletions.contains($0) }) else { continue }
+                    deletions.append(newest)
+                    upserts.append(newNote(step))
+                }
+            }
+            for id in deletions { model[id] = nil }
+            for note in upserts {
+                if model[note.id] == nil { inserted.append(note.id) }
+                model[note.id] = note
+            }
+            let readsBefore = collection.waitingReads
+            let fromWatcher = random.chance(40)
+            let store = fromWatcher ? watcher : writer
+            try await store.write { [deletions, upserts] transaction in
+                for id in deletions { try transaction.delete(Note.self, id: id) }
+                for note in upserts { try transaction.upsert(note) }
+            }
+            if !fromWatcher { await watcher.checkForExternalChanges() }
+            let seen = try await deliveries.log.next()
+            let expected = model.values.sorted { $0.rank < $1.rank }
+            #expect(seen.ids == expected.map(\.id), "step \(step)")
+            #expect(seen.bodies == expected.map(\.body), "step \(step)")
+            if expected.count <= 1_024 {
+                #expect(collection.waitingReads == readsBefore, "step \(step): \(expected.count) rows, not all carried")
+            }
+        }
+        #expect(deliveries.inconsistencies.isEmpty)
+    }
+
+    /// A window of more than 1,024 rows is carried near its anchor only; once a commit brings it
+    /// below, its delivery carries every row again, and the commits after it too.
+    @Test func aWindowThatShrinksTo1024RowsComesWholeAgain() async throws {
+        let store = try await makeNoteStore(Note.numbered(1_100))
+        let (collection, counts, token) = try await openWindow(1_100, store: store)
+        try await store.write { transaction in
+            for number in 1...80 { try transaction.delete(Note.self, id: "n\(number)") }
+        }
+        #expect(try await counts.next() == 1_020)
+        try await store.write { try $0.upsert(Note(id: "n1", rank: 1, body: "back")) }
+        #expect(try await counts.next() == 1_021)
+        #expect(collection.allObjects().map(\.id) == ["n1"] + (81...1_100).map { "n\($0)" })
+        #expect(collection.waitingReads == 0)
+        _ = token
+    }
+
+    /// A read that counted on records decoded when it started, of rows it brings into the
+    /// window, delivers them undecoded if records were let go for room meanwhile: the next
+    /// delivery then reads every row again instead of only the rows its commit touched.
+    @Test func recordsLetGoWhileAReadRanAreReadAgainByTheNextDelivery() async throws {
+        let store = try await makeNoteStore(Note.numbered(300))
+        let (collection, counts, token) = try await openWindow(100, store: store)
+        collection.nextPage()
+        #expect(try await counts.next() == 200)
+        // Back to the first page: the rows 101-200 stay decoded, outside the window.
+        collection.resetPage()
+        #expect(try await counts.next() == 100)
+        collection.nextPage()
+        // While the next page's read runs, counting on those records, a read ahead lands and
+        // lets go of every record outside the window for room.
+        var filler = [Int64: Note]()
+        for number in 1...LiveCollection<Note>.decodedLimit {
+            filler[Int64(1_000_000 + number)] = Note(id: "f\(number)", rank: -number)
+        }
+        collection.keep(filler, replacing: false)
+        #expect(try await counts.next() == 200)
+        try await store.write { try $0.upsert(Note(id: "n0", rank: 0, body: "first")) }
+        #expect(try await counts.next() == 201)
+        #expect(collection.allObjects().map(\.id) == (0...200).map { "n\($0)" })
+        #expect(collection.waitingReads == 0)
+        _ = token
+    }
+
     @Test func aRowidReusedByACommitNotDeliveredYetReadsAsNothingUntilTheDelivery() async throws {
         let directory = try TemporaryDirectory()
         let store = try await makeNoteFileStore(Note.numbered(2_000), in: directory)

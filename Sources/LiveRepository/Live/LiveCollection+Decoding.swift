@@ -79,6 +79,7 @@ extension LiveCollection {
             }
             let evicted = state.reading.decoded
             state.reading.decoded = kept
+            state.reading.evictedSinceRead = true
             store.discard(consume evicted)
         }
         // A loop rather than `merge(_:uniquingKeysWith:)`, which runs unspecialized here

@@ -20,12 +20,13 @@ extension LiveCollection {
     func becameIdle() {
         guard let preparer else { return }
         // The decoded records themselves, not a set of their rowids: sharing them costs nothing
-        // here, and the store's queue takes the rowids when it reads. The collection's next
+        // here, and the store's queue looks up only what its read needs. The collection's next
         // change to them comes after the queue let them go (in the delivery the read leads to),
         // or, while idle, makes a copy (a read ahead or on demand).
         let previous = preparer.update(RefreshPreparer.Idle(
             window: state.window, carried: carriedRows, decoded: state.reading.decoded,
-            started: state.loading.jobs.started))
+            windowDecoded: state.reading.windowDecoded, started: state.loading.jobs.started))
+        state.reading.evictedSinceRead = false
         if let previous { store.discard(previous) }
     }
 
@@ -60,6 +61,8 @@ final class RefreshPreparer<Record: CacheRecord>: ChangePreparer, @unchecked Sen
         let window: CollectionWindow
         let carried: CarriedRows
         let decoded: [Int64: Record]
+        /// Whether every row of `window` is decoded.
+        let windowDecoded: Bool
         /// The collection's count of jobs started then.
         let started: Int
     }
@@ -100,7 +103,7 @@ final class RefreshPreparer<Record: CacheRecord>: ChangePreparer, @unchecked Sen
         let job = CollectionJobs.Job.refresh(rowids: change.rowids, wholeTable: change.isWholeTable)
         guard let outcome = try? LiveCollection<Record>.perform(
             job, on: taken.window, reader: reader, pageSize: pageSize, carrying: taken.carried,
-            refreshing: LiveCollection<Record>.rowids(of: taken.decoded), connection: connection)
+            decoded: taken.decoded, windowDecoded: taken.windowDecoded, connection: connection)
         else { return nil }
         return PreparedRefresh(preparer: self, started: taken.started, outcome: outcome)
     }

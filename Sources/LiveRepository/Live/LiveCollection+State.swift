@@ -49,6 +49,16 @@ extension LiveCollection {
         /// Counts the times every decoded record was let go as possibly stale (a change not
         /// tracked row by row); a read ahead that began before the last one keeps nothing.
         var decodedGeneration = 0
+        /// Whether every row of the window is decoded: set by each delivery, true when its
+        /// window has at most ``CarriedRows/all`` rows and no record was let go for room while
+        /// its read ran. A refresh of a few rows then reads only the rows it touched, instead
+        /// of looking up every row of the window (see `perform`).
+        /// It stays true until the next delivery: records are let go for room only outside the
+        /// rows a delivery carries, which for such a window are all of its rows.
+        var windowDecoded = false
+        /// Whether records were let go for room since the last read of a delivery started: the
+        /// records that read counted on may be gone, and its window is not known to be decoded.
+        var evictedSinceRead = false
         /// The public index `object(at:)` read last: deliveries decode the rows around it.
         var readerIndex: Int?
         /// How many times `object(at:)` or `allObjects()` read the cache on demand (tests).
