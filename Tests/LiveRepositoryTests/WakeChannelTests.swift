@@ -128,4 +128,24 @@ import Darwin
         WakeChannel.announce(folder: folder, skipping: nil)
         #expect(try names(in: folder).isEmpty)
     }
+
+    /// A writer keeps a pipe open from one commit to the next: when its reader goes, the next
+    /// write finds no reader (`EPIPE`, no `SIGPIPE` for the process), and the writer deletes it.
+    @Test func aWriterDeletesAPipeItKeptOpenOnceItsReaderIsGone() throws {
+        let directory = try TemporaryDirectory()
+        let folder = WakeChannel.folder(of: directory.file("shared.sqlite"))
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try makePipe("\(getpid())-7.fifo", in: folder)
+        let reader = open("\(folder)/\(getpid())-7.fifo", O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        #expect(reader >= 0)
+        age(folder, by: 60)
+        WakeChannel.announce(folder: folder, skipping: nil)
+        var byte: UInt8 = 0
+        #expect(read(reader, &byte, 1) == 1)
+        // The reader closes without removing its pipe, as a process killed would.
+        close(reader)
+        #expect(try names(in: folder) == ["\(getpid())-7.fifo"])
+        WakeChannel.announce(folder: folder, skipping: nil)
+        #expect(try names(in: folder).isEmpty)
+    }
 }

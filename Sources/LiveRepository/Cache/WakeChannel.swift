@@ -20,11 +20,12 @@ import Darwin
 /// a change.
 ///
 /// A pipe is made under a temporary name, opened, and only then renamed to `<pid>-<random>.fifo`,
-/// so a pipe with its final name always had a reader. A writer opens each pipe without blocking:
-/// a pipe whose reader is gone (its process died without removing it) fails with `ENXIO`, and the
-/// writer deletes it. A full pipe (`EAGAIN`) already holds a wake-up; a reader that died between
-/// the open and the write gives `EPIPE`, whose `SIGPIPE` is kept from the process. A writer thus
-/// never blocks on, nor is stopped by, a reader.
+/// so a pipe with its final name always had a reader. A writer opens each pipe once, without
+/// blocking, and keeps it open for its later commits (see ``PipeRoster``): a pipe whose reader
+/// is gone (its process died without removing it) fails to open with `ENXIO`, or, kept open,
+/// fails a write with `EPIPE` (whose `SIGPIPE` is kept from the process), and the writer deletes
+/// it. A full pipe (`EAGAIN`) already holds a wake-up. A writer thus never blocks on, nor is
+/// stopped by, a reader.
 ///
 /// The reading thread also makes the process's slow check of the file: when the pipe stayed quiet
 /// for ``lookInterval``, its `poll(2)` times out and the thread calls `look`. A process that only
@@ -177,26 +178,29 @@ final class WakeChannel: Sendable {
         path + "-wake"
     }
 
-    /// The pipes of the folders this process announced commits to, as last listed.
+    /// The pipes of the folders this process announced commits to, as last listed, open.
     private static let roster = LockedState(PipeRoster())
 
     /// Wakes every process whose pipe is in `folder`, but the pipe at `skipping` (this process's
     /// own: its stores and servers are woken directly). Deletes the pipes of dead readers. Never
     /// blocks.
     static func announce(folder: String, skipping: String?) {
-        let names = roster.withLock { $0.names(in: folder, list: fifoNames(in:)) }
-        for name in names {
-            let path = "\(folder)/\(name)"
-            guard path != skipping else { continue }
-            let descriptor = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
-            guard descriptor >= 0 else {
-                // No reader: the process that made it is gone.
-                if errno == ENXIO, unlink(path) == 0 { roster.withLock { $0.forget(folder) } }
-                continue
+        roster.withLock { roster in
+            for pipe in roster.pipes(in: folder, list: fifoNames(in:), open: openPipe)
+            where pipe.path != skipping && !writeWithoutSignal(pipe.descriptor) {
+                // No reader left: the process that made it is gone.
+                roster.drop(pipe, of: folder)
+                unlink(pipe.path)
             }
-            writeWithoutSignal(descriptor)
-            closeDescriptor(descriptor)
         }
+    }
+
+    /// Opens the pipe at `path` for writing without blocking, or deletes it when no process
+    /// reads it (`ENXIO`: the process that made it is gone) and returns nil.
+    private static func openPipe(_ path: String) -> Int32? {
+        let descriptor = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
+        if descriptor < 0, errno == ENXIO { unlink(path) }
+        return descriptor >= 0 ? descriptor : nil
     }
 
     /// Deletes the pipes of `folder` that no process reads (left by processes that died): a pipe
@@ -248,14 +252,16 @@ final class WakeChannel: Sendable {
         return names
     }
 
-    /// Writes one byte to `descriptor`, a pipe opened without blocking. `EAGAIN` (a full pipe,
-    /// which holds a byte already) and `EPIPE` (its reader just died) are fine; the `SIGPIPE`
-    /// that comes with `EPIPE` is kept from the process, whose handling of it is the app's.
-    private static func writeWithoutSignal(_ descriptor: Int32) {
+    /// Writes one byte to `descriptor`, a pipe opened without blocking, and returns false when
+    /// the pipe has no reader left (`EPIPE`). `EAGAIN` (a full pipe, which holds a byte already)
+    /// is fine; the `SIGPIPE` that comes with `EPIPE` is kept from the process, whose handling of
+    /// it is the app's.
+    @discardableResult
+    private static func writeWithoutSignal(_ descriptor: Int32) -> Bool {
         var byte: UInt8 = 1
         #if canImport(Darwin)
         _ = fcntl(descriptor, F_SETNOSIGPIPE, 1)
-        _ = write(descriptor, &byte, 1)
+        return write(descriptor, &byte, 1) >= 0 || errno != EPIPE
         #else
         // Blocked on this thread for the write; a SIGPIPE it raised is taken back before unblocking.
         var pipeSignal = sigset_t()
@@ -263,7 +269,8 @@ final class WakeChannel: Sendable {
         sigemptyset(&pipeSignal)
         sigaddset(&pipeSignal, SIGPIPE)
         pthread_sigmask(SIG_BLOCK, &pipeSignal, &previous)
-        if write(descriptor, &byte, 1) < 0, errno == EPIPE {
+        let readerGone = write(descriptor, &byte, 1) < 0 && errno == EPIPE
+        if readerGone {
             var pending = sigset_t()
             sigpending(&pending)
             if sigismember(&pending, SIGPIPE) == 1 {
@@ -272,6 +279,7 @@ final class WakeChannel: Sendable {
             }
         }
         pthread_sigmask(SIG_SETMASK, &previous, nil)
+        return !readerGone
         #endif
     }
 }
