@@ -33,8 +33,8 @@ import Darwin
         var opens = 0
         /// What each listing returns; by default one new name per read.
         var listing: (() -> [String])?
-        /// The file each descriptor was opened on, by its inode.
-        private var inodes: [Int32: UInt64] = [:]
+        /// The inode of the file each pipe was opened on, by the pipe's path.
+        private var inodes: [String: UInt64] = [:]
         private let scratch: String
 
         init(scratch: TemporaryDirectory) {
@@ -45,11 +45,11 @@ import Darwin
             roster.pipes(in: folder, list: { _ in
                 reads += 1
                 return listing?() ?? ["reader-\(reads).fifo"]
-            }, open: { _ in
+            }, open: { path in
                 opens += 1
                 let descriptor = open("\(scratch)/opened-\(opens)", O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
                 guard descriptor >= 0 else { return nil }
-                inodes[descriptor] = Self.inode(of: descriptor)
+                inodes[path] = Self.inode(of: descriptor)
                 return descriptor
             })
         }
@@ -58,9 +58,10 @@ import Darwin
             pipes(in: folder).map { URL(fileURLWithPath: $0.path).lastPathComponent }
         }
 
-        /// Whether `pipe`'s descriptor is still open on the file it was opened on.
+        /// Whether `pipe`'s descriptor is still open on the file it was opened on (its number may
+        /// have been given to another file since it was closed: tests run side by side).
         func isOpen(_ pipe: PipeRoster.Pipe) -> Bool {
-            Self.inode(of: pipe.descriptor).map { $0 == inodes[pipe.descriptor] } ?? false
+            Self.inode(of: pipe.descriptor).map { $0 == inodes[pipe.path] } ?? false
         }
 
         private static func inode(of descriptor: Int32) -> UInt64? {
