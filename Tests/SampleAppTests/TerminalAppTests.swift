@@ -348,7 +348,7 @@ struct TerminalAppTests {
 
     @Test func theDemoTourPlaysToTheEnd() async throws {
         let (app, screen, _) = try await started()
-        #expect(await app.play(DemoStep.tour, pause: .zero))
+        #expect(await app.play(DemoStep.tour, pause: .zero, bound: Self.bound))
         #expect(screen.logged.contains("> /online"))
         #expect(app.navigator.top is HelpView)
         app.shutdown()

@@ -128,8 +128,9 @@ public final class TerminalApp {
     /// - Parameters:
     ///   - script: the steps.
     ///   - pause: a pause before each step, so a person can follow (zero for none).
+    ///   - bound: how long a step may take to reach its condition.
     /// - Returns: whether every step finished; the first that did not is noticed.
-    public func play(_ script: [DemoStep], pause: Duration) async -> Bool {
+    public func play(_ script: [DemoStep], pause: Duration, bound: Duration = .seconds(15)) async -> Bool {
         for step in script {
             if pause > .zero { try? await Task.sleep(for: pause) }
             if echoesCommands { output.log("> \(step.command)") }
@@ -138,7 +139,7 @@ public final class TerminalApp {
             if pause > .zero { try? await Task.sleep(for: pause / 2) }
             demoInput = nil
             guard execute(Command(parsing: step.command)) else { return true }
-            guard await waitUntil(step.until) else {
+            guard await waitUntil(timeout: bound, step.until) else {
                 output.log("demo: the step \"\(step.command)\" did not reach \"\(step.expectation)\" in time")
                 return false
             }
