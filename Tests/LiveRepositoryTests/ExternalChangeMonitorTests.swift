@@ -15,6 +15,14 @@ import Testing
         }
     }
 
+    /// A file with a table `t`, and the connection that made it (a writer that announces nothing).
+    func watchedFile(in directory: TemporaryDirectory) throws -> (URL, SQLiteConnection) {
+        let url = directory.file("watched.sqlite")
+        let writer = try SQLiteConnection(location: .file(url))
+        try writer.execute("CREATE TABLE t (x)")
+        return (url, writer)
+    }
+
     @Test func aFileReplacedAtItsPathIsFollowed() async throws {
         let directory = try TemporaryDirectory()
         let url = directory.file("watched.sqlite")
@@ -42,10 +50,8 @@ import Testing
 
     @Test func theSlowCheckIsTheChannelsAndRunsAtTheShortestIntervalItsSubscribersAsk() async throws {
         let directory = try TemporaryDirectory()
-        let url = directory.file("watched.sqlite")
-        let writer = try SQLiteConnection(location: .file(url))
+        let (url, writer) = try watchedFile(in: directory)
         defer { writer.close() }
-        try writer.execute("CREATE TABLE t (x)")
         let monitor = ExternalChangeMonitor()
         let wakes = Deliveries<String>()
         let quiet = try #require(monitor.subscribe(file: url, detection: .wakeUps(checkingEvery: nil)) {
@@ -70,4 +76,32 @@ import Testing
         monitor.unsubscribe(polling)
         #expect(monitor.timerCount == 0)
     }
+
+    /// A wake-up read from the channel calls a lone waking subscriber's `lookHere`; with two,
+    /// each one's `wake`; a commit of this process wakes the others with `wake` only.
+    @Test func aLoneSubscriberLooksOnTheChannelsThreadAndSeveralAreWoken() async throws {
+        let directory = try TemporaryDirectory()
+        let (url, writer) = try watchedFile(in: directory)
+        defer { writer.close() }
+        let monitor = ExternalChangeMonitor()
+        let calls = Deliveries<String>()
+        func record(_ call: String) -> @Sendable () -> Void {
+            { Task { @MainActor in calls.record(call) } }
+        }
+        let folder = WakeChannel.folder(of: url)
+        let first = try #require(monitor.subscribe(
+            file: url, detection: .wakeUps(checkingEvery: nil), lookHere: record("here 1"), wake: record("wake 1")))
+        defer { monitor.unsubscribe(first) }
+        WakeChannel.announce(folder: folder, skipping: nil)
+        #expect(try await calls.next() == "here 1")
+        let second = try #require(monitor.subscribe(
+            file: url, detection: .wakeUps(checkingEvery: nil), lookHere: record("here 2"), wake: record("wake 2")))
+        defer { monitor.unsubscribe(second) }
+        WakeChannel.announce(folder: folder, skipping: nil)
+        let woken = [try await calls.next(), try await calls.next()]
+        #expect(Set(woken) == ["wake 1", "wake 2"])
+        monitor.announce(file: url, from: first)
+        #expect(try await calls.next() == "wake 2")
+    }
 }
+

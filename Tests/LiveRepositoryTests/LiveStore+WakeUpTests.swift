@@ -164,4 +164,51 @@ import Testing
         #expect(monitor.subscriberCount(of: url) == 0)
         #expect(pipes(of: url).isEmpty)
     }
+
+    /// Holds `store`'s queue with a write until the returned semaphore is signalled.
+    func hold(_ store: LiveStore) -> DispatchSemaphore {
+        let holding = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        store.enqueueWrite({ _ in
+            holding.signal()
+            release.wait()
+        })
+        holding.wait()
+        return release
+    }
+
+    /// The channel's thread runs a lone store's look on the store's queue, waiting for it while a
+    /// write holds it; closing the store meanwhile waits for that look instead of deadlocking
+    /// with it (the close's unsubscription waits for the channel's thread to end).
+    @Test func aStoreClosesWhileTheChannelsThreadWaitsForItsQueue() async throws {
+        let directory = try TemporaryDirectory()
+        let url = directory.file("shared.sqlite")
+        let store = try store(url)
+        try await store.write { try $0.upsert(Note(id: "n0", rank: 0)) }
+        let release = hold(store)
+        // A wake-up of this process's own pipe: the channel's thread waits for the queue.
+        let wakes = monitor.channelWakeCount(of: url)
+        WakeChannel.announce(folder: WakeChannel.folder(of: url), skipping: nil)
+        while monitor.channelWakeCount(of: url) == wakes { try Task.checkCancellation(); await Task.yield() }
+        let closing = Task { await store.close() }
+        release.signal()
+        await closing.value
+        #expect(!monitor.readsChannel(of: url))
+        #expect(throws: SQLiteError.closed) { try store.readNow { try $0.execute("SELECT 1") } }
+    }
+
+    /// Closing stops watching before it waits for the store's queue: the channel's thread, which
+    /// may be waiting for that queue with a look, is never waited for from the queue.
+    @Test func closingStopsWatchingWithoutWaitingForTheQueue() async throws {
+        let directory = try TemporaryDirectory()
+        let url = directory.file("shared.sqlite")
+        let store = try store(url)
+        let release = hold(store)
+        let closing = Task { await store.close() }
+        while monitor.readsChannel(of: url) { try Task.checkCancellation(); await Task.yield() }
+        #expect(pipes(of: url).isEmpty)
+        release.signal()
+        await closing.value
+    }
 }
+

@@ -9,7 +9,12 @@ import Foundation
 /// another process (on the channel's reading thread), a commit of another subscriber of this
 /// process (on the committing subscriber's thread), or a look that found the file's data version
 /// changed. It must only schedule its check, never run it there, nor block: the wake-up reaches
-/// it with no hand-off to another thread before its own.
+/// it with no hand-off to another thread before its own. A subscriber may also give a `lookHere`
+/// closure, which the channel's reading thread calls instead of `wake` while that subscriber is
+/// the only one of the file it wakes: it may run the check on that thread, waiting for the
+/// subscriber's own queue, and save the check the hand-off to the queue's thread (about 50 µs
+/// at the median on Linux, 140 µs at the 99th percentile, with the queue's thread asleep, as it
+/// is between another process's commits). Waiting there holds back only its own next wake-ups.
 ///
 /// A look reads `PRAGMA data_version` once per file, on a read-only connection of the monitor's
 /// own that never waits for a lock (``DataVersionCheck``), and wakes the file's subscribers only
@@ -35,6 +40,7 @@ package final class ExternalChangeMonitor: @unchecked Sendable {
     private struct Subscriber {
         let detection: ExternalChangeDetection
         let wake: @Sendable () -> Void
+        let lookHere: (@Sendable () -> Void)?
     }
 
     /// One watched file: its channel reader (nil when no subscriber wants wake-ups, or when it
@@ -72,7 +78,8 @@ package final class ExternalChangeMonitor: @unchecked Sendable {
     /// Starts watching `file` for a subscriber set to `detection`, or returns nil when that
     /// setting watches nothing (``ExternalChangeDetection/off``).
     package func subscribe(
-        file: URL, detection: ExternalChangeDetection, wake: @escaping @Sendable () -> Void
+        file: URL, detection: ExternalChangeDetection, lookHere: (@Sendable () -> Void)? = nil,
+        wake: @escaping @Sendable () -> Void
     ) -> Subscription? {
         guard detection.watches else { return nil }
         let path = file.standardizedFileURL.path
@@ -87,11 +94,13 @@ package final class ExternalChangeMonitor: @unchecked Sendable {
                     guard let look else { return nil }
                     watched.channel = WakeChannel(
                         file: file, wake: { [weak self] in self?.channelWoke(path) },
-                        look: { [weak self] in if look.check.changed() { self?.wakeSubscribers(of: path, wakingUp: true) } },
+                        look: { [weak self] in
+                            if look.check.changed() { self?.wakeSubscribers(of: path, wakingUp: true, onReadingThread: true) }
+                        },
                         finished: { look.check.close() })
                 }
                 nextID += 1
-                watched.subscribers[nextID] = Subscriber(detection: detection, wake: wake)
+                watched.subscribers[nextID] = Subscriber(detection: detection, wake: wake, lookHere: lookHere)
                 files[path] = watched
                 reschedule()
                 return (Subscription(id: nextID, path: path), Self.isTimed(detection, channel: watched.channel))
@@ -221,16 +230,21 @@ package final class ExternalChangeMonitor: @unchecked Sendable {
     /// On the channel's reading thread: after wake-ups were read from `path`'s channel.
     private func channelWoke(_ path: String) {
         lock.withLock { files[path]?.channelWakes += 1 }
-        wakeSubscribers(of: path, wakingUp: true)
+        wakeSubscribers(of: path, wakingUp: true, onReadingThread: true)
     }
 
     /// Calls the wake closures of `path`'s subscribers (only of those set to wake up, with
-    /// `wakingUp`: a polling subscriber keeps to its timer), outside `lock`.
-    private func wakeSubscribers(of path: String, wakingUp: Bool = false) {
-        let wakes = lock.withLock {
-            files[path]?.subscribers.values.filter { !wakingUp || $0.detection.wakesUp }.map(\.wake) ?? []
+    /// `wakingUp`: a polling subscriber keeps to its timer), outside `lock`; `onReadingThread`,
+    /// the `lookHere` closure instead of a lone subscriber's `wake`, when it gave one.
+    private func wakeSubscribers(of path: String, wakingUp: Bool = false, onReadingThread: Bool = false) {
+        let woken = lock.withLock {
+            files[path]?.subscribers.values.filter { !wakingUp || $0.detection.wakesUp } ?? []
         }
-        for wake in wakes { wake() }
+        if onReadingThread, woken.count == 1, let lookHere = woken[0].lookHere {
+            lookHere()
+            return
+        }
+        for subscriber in woken { subscriber.wake() }
     }
 
     /// Under `lock`: sets each channel's slow check to the shortest interval its file's waking

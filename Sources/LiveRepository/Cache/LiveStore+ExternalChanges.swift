@@ -29,23 +29,43 @@ extension LiveStore {
     /// ``ExternalChangeDetection/off``).
     func startWatching() -> ExternalChangeMonitor.Subscription? {
         guard case .file(let url) = location else { return nil }
-        return ExternalChangeMonitor.shared.subscribe(file: url, detection: externalChanges) { [weak self] in
+        return ExternalChangeMonitor.shared.subscribe(
+            file: url, detection: externalChanges, lookHere: { [weak self] in self?.checkHere() }
+        ) { [weak self] in
             self?.scheduleCheck()
         }
+    }
+
+    /// On the file's wake-up channel's reading thread, while this store is the only one in the
+    /// process it wakes: looks now, on `queue` but from this thread (`queue.sync` runs the block
+    /// here when the queue is idle), without first waking the queue's own thread. A look
+    /// scheduled already serves instead. Never waits for anything but this store's queue, whose
+    /// blocks never wait for the reading thread: ``close()`` stops watching before it queues its own.
+    private func checkHere() {
+        guard claimCheck() else { return }
+        queue.sync(execute: claimedCheck)
     }
 
     /// Queues one look for other connections' commits, unless one is queued already: a burst of
     /// wake-ups costs one look, which finds every commit made before it.
     private func scheduleCheck() {
-        let schedule = lock.withLock {
+        guard claimCheck() else { return }
+        queue.async(execute: claimedCheck)
+    }
+
+    /// Whether the caller is to run the next look (`claimedCheck`): false while one is on its way.
+    private func claimCheck() -> Bool {
+        lock.withLock {
             defer { checkScheduled = true }
             return !checkScheduled
         }
-        guard schedule else { return }
-        queue.async { [self] in
-            lock.withLock { checkScheduled = false }
-            lookAndPublish()
-        }
+    }
+
+    /// On `queue`: the look a caller of `claimCheck` claimed. Commits made from here on are found
+    /// by this look or by the next one claimed.
+    private func claimedCheck() {
+        lock.withLock { checkScheduled = false }
+        lookAndPublish()
     }
 
     /// On `queue`: looks for other connections' commits and sends what it found, with the reads

@@ -408,9 +408,19 @@ public final class LiveStore: @unchecked Sendable {
     /// When no other connection has the file open, closing moves every commit from the WAL into
     /// the file and deletes the `-wal` file.
     public func close() async {
+        if let subscription {
+            // Before the queue: the channel's reading thread may be running this store's look on
+            // it (see `checkHere`), and the unsubscription waits for that thread to end. On a
+            // thread of its own, as that wait may last as long as a write under way.
+            await withCheckedContinuation { continuation in
+                DispatchQueue.global(qos: .userInitiated).async {
+                    ExternalChangeMonitor.shared.unsubscribe(subscription)
+                    continuation.resume()
+                }
+            }
+        }
         await withCheckedContinuation { continuation in
             queue.async {
-                self.subscription.map { ExternalChangeMonitor.shared.unsubscribe($0) }
                 // The reader first: the writer, closing last, checkpoints and deletes the WAL (a
                 // reader cannot), so the file alone holds every commit, even for someone who
                 // copies it or deletes its -wal once the app is done.
