@@ -44,16 +44,18 @@ struct CollectionWindow: Sendable {
     /// `matches` (the touched rows that still match the query, in any order) are merged in
     /// where they belong, if inside the boundary. Up to ``fewTouched`` touched rows (a commit's
     /// usual size) take `applyFew`: one pass of comparisons and a binary search per row. More
-    /// take a merge through the whole window, linear in it plus `m log m`.
-    mutating func apply(touched: Set<Int64>, matches: [RowKey]) {
+    /// take a merge through the whole window, linear in it plus `m log m`. Returns the rows of
+    /// `matches` that went in (those inside the boundary), in anchor order.
+    @discardableResult
+    mutating func apply(touched: Set<Int64>, matches: [RowKey]) -> [RowKey] {
         let incoming = matches.filter(contains).sorted { $0.precedes($1, ascending: ascending) }
         if touched.count <= Self.fewTouched {
             applyFew(touched: Array(touched), incoming: incoming)
-            return
+            return incoming
         }
         var kept = rows
         if !touched.isEmpty { kept.removeAll { touched.contains($0.rowid) } }
-        guard !incoming.isEmpty else { rows = kept; return }
+        guard !incoming.isEmpty else { rows = kept; return incoming }
         var merged: [RowKey] = []
         merged.reserveCapacity(kept.count + incoming.count)
         var i = 0, j = 0
@@ -67,6 +69,7 @@ struct CollectionWindow: Sendable {
         merged.append(contentsOf: kept[i...])
         merged.append(contentsOf: incoming[j...])
         rows = merged
+        return incoming
     }
 
     /// At most this many touched rows are found by comparing rowids rather than hashing them,

@@ -51,8 +51,8 @@ extension LiveCollection {
         var decodedGeneration = 0
         /// Whether every row of the window is decoded: set by each delivery, true when its
         /// window has at most ``CarriedRows/all`` rows and no record was let go for room while
-        /// its read ran. A refresh of a few rows then reads only the rows it touched, instead
-        /// of looking up every row of the window (see `perform`).
+        /// its read ran. A refresh of a few rows then reads only the touched rows it shows,
+        /// instead of looking up every row of the window (see `perform`).
         /// It stays true until the next delivery: records are let go for room only outside the
         /// rows a delivery carries, which for such a window are all of its rows.
         var windowDecoded = false

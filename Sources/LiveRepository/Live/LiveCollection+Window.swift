@@ -89,15 +89,13 @@ extension LiveCollection {
                 next.replace(rows: try reader.rows(through: window.boundary, in: connection), boundary: window.boundary)
                 touched = rowids
             } else {
-                let matches = try reader.matching(rowids, in: connection)
-                next.apply(touched: rowids, matches: matches)
+                let shown = next.apply(touched: rowids, matches: try reader.matching(rowids, in: connection))
                 touched = rowids
                 if windowDecoded, next.count <= carried.all {
                     // The rows kept from `window` are decoded and untouched; the touched rows it
-                    // shows now are those that match inside the boundary. Only they are read (a
-                    // touched row that left is let go by the delivery, as any touched row).
-                    let shown = matches.filter(window.contains).map(\.rowid)
-                    return Outcome(window: next, touched: touched, records: try reader.records(shown, in: connection))
+                    // shows now are those `apply` put in. Only they are read (a touched row that
+                    // left is let go by the delivery, as any touched row).
+                    return Outcome(window: next, touched: touched, records: try reader.records(shown.map(\.rowid), in: connection))
                 }
             }
         case .extend:
